@@ -1,0 +1,212 @@
+package io.tributary.config;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The job's settings, read once at start-up from {@code --key value} arguments and/or a YAML file
+ * ({@code --config file.yaml}; nested maps are flattened with dots; arguments win), and validated
+ * all at once: an unknown key, a bad value or a password given in plain text fails with a message
+ * naming the key. Operators never see this class, only the typed settings built from it.
+ */
+public final class TributaryConfig implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private static final Set<String> SECRET_KAFKA_PROPERTIES =
+            Set.of(
+                    TributaryOptions.KAFKA_PROPERTIES_PREFIX + "sasl.jaas.config",
+                    TributaryOptions.KAFKA_PROPERTIES_PREFIX + "ssl.keystore.password",
+                    TributaryOptions.KAFKA_PROPERTIES_PREFIX + "ssl.key.password",
+                    TributaryOptions.KAFKA_PROPERTIES_PREFIX + "ssl.truststore.password");
+
+    private final Map<String, Object> values;
+    private final Map<String, String> kafkaProperties;
+    private final Map<String, String> flinkOptions;
+
+    private TributaryConfig(
+            Map<String, Object> values, Map<String, String> kafkaProperties, Map<String, String> flinkOptions) {
+        this.values = values;
+        this.kafkaProperties = kafkaProperties;
+        this.flinkOptions = flinkOptions;
+    }
+
+    /** Parses and validates the job's arguments. */
+    public static TributaryConfig fromArgs(String[] args) {
+        return fromArgs(args, Set.of()).config;
+    }
+
+    /** A config plus the values of command-specific keys the caller allowed. */
+    public record Parsed(TributaryConfig config, Map<String, String> extra) {}
+
+    /**
+     * Parses the arguments; keys in {@code extraKeys} (a command's own flags) are returned
+     * unvalidated in {@link Parsed#extra()}.
+     */
+    public static Parsed fromArgs(String[] args, Set<String> extraKeys) {
+        Map<String, String> raw = new LinkedHashMap<>();
+        String configFile = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--")) {
+                throw new ConfigException("unexpected argument '" + a + "' (settings are --key value)");
+            }
+            String key = a.substring(2);
+            String value;
+            int eq = key.indexOf('=');
+            if (eq >= 0) {
+                value = key.substring(eq + 1);
+                key = key.substring(0, eq);
+            } else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+                value = args[++i];
+            } else {
+                value = "true"; // a bare flag
+            }
+            if (key.equals("config")) {
+                configFile = value;
+            } else {
+                raw.put(key, value);
+            }
+        }
+        for (String key : raw.keySet()) {
+            if (SECRET_KAFKA_PROPERTIES.contains(key)) {
+                throw new ConfigException(
+                        key + ": secrets are never program arguments (the Flink dashboard shows those to "
+                                + "everyone); put it in a file passed with --config, readable only by the job's user");
+            }
+        }
+        Map<String, String> merged = new LinkedHashMap<>();
+        if (configFile != null) {
+            merged.putAll(readYaml(Path.of(configFile)));
+        }
+        merged.putAll(raw);
+        Map<String, String> extra = new HashMap<>();
+        for (String k : extraKeys) {
+            if (merged.containsKey(k)) {
+                extra.put(k, merged.remove(k));
+            }
+        }
+        return new Parsed(fromMap(merged), extra);
+    }
+
+    /** Validates a flat key/value map. */
+    public static TributaryConfig fromMap(Map<String, String> raw) {
+        Map<String, Option<?>> known = new HashMap<>();
+        for (Option<?> o : TributaryOptions.ALL) {
+            known.put(o.key(), o);
+        }
+        Map<String, Object> values = new HashMap<>();
+        Map<String, String> kafka = new TreeMap<>();
+        Map<String, String> flink = new TreeMap<>();
+        for (Map.Entry<String, String> e : raw.entrySet()) {
+            String key = e.getKey();
+            if (key.startsWith(TributaryOptions.KAFKA_PROPERTIES_PREFIX)) {
+                String prop = key.substring(TributaryOptions.KAFKA_PROPERTIES_PREFIX.length());
+                if (prop.isEmpty()) {
+                    throw new ConfigException(key + ": a Kafka client property name must follow the prefix");
+                }
+                kafka.put(prop, e.getValue());
+                continue;
+            }
+            if (key.startsWith(TributaryOptions.FLINK_PREFIX)) {
+                flink.put(key.substring(TributaryOptions.FLINK_PREFIX.length()), e.getValue());
+                continue;
+            }
+            if (key.equals("clickhouse.password")) {
+                throw new ConfigException(
+                        "clickhouse.password: a password is never a plain setting (arguments are shown in the "
+                                + "Flink dashboard); use clickhouse.password-env or clickhouse.password-file");
+            }
+            Option<?> o = known.get(key);
+            if (o == null) {
+                throw new ConfigException(key + ": unknown setting (see README for the list of keys)");
+            }
+            values.put(key, o.parse(e.getValue()));
+        }
+        for (Option<?> o : TributaryOptions.ALL) {
+            if (!values.containsKey(o.key()) && o.defaultValue() != null) {
+                values.put(o.key(), o.defaultValue());
+            }
+        }
+        TributaryConfig c = new TributaryConfig(values, Collections.unmodifiableMap(kafka), Collections.unmodifiableMap(flink));
+        c.crossCheck();
+        return c;
+    }
+
+    private void crossCheck() {
+        if (get(TributaryOptions.CLICKHOUSE_PASSWORD_ENV) != null && get(TributaryOptions.CLICKHOUSE_PASSWORD_FILE) != null) {
+            throw new ConfigException(
+                    "clickhouse.password-file: set either clickhouse.password-env or clickhouse.password-file, not both");
+        }
+        if (get(TributaryOptions.SINK_RETRY_INITIAL_BACKOFF).compareTo(get(TributaryOptions.SINK_RETRY_MAX_BACKOFF)) > 0) {
+            throw new ConfigException("sink.retry.initial-backoff: must not exceed sink.retry.max-backoff");
+        }
+        if (get(TributaryOptions.SINK_BATCH_MAX_BYTES) > Integer.MAX_VALUE - 8) {
+            throw new ConfigException("sink.batch.max-bytes: must be below 2 GiB");
+        }
+    }
+
+    /** The value of {@code option}, or its default; null when it has neither. */
+    @SuppressWarnings("unchecked")
+    public <T> T get(Option<T> option) {
+        return (T) values.get(option.key());
+    }
+
+    /** The {@code kafka.properties.*} settings, without the prefix. */
+    public Properties kafkaProperties() {
+        Properties p = new Properties();
+        p.putAll(kafkaProperties);
+        return p;
+    }
+
+    /** The {@code flink.*} settings, without the prefix, applied to the execution environment. */
+    public Map<String, String> flinkOptions() {
+        return flinkOptions;
+    }
+
+    private static Map<String, String> readYaml(Path file) {
+        Object root;
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            root = new Yaml(new SafeConstructor(new LoaderOptions())).load(r);
+        } catch (IOException e) {
+            throw new ConfigException("config: cannot read '" + file + "': " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new ConfigException("config: '" + file + "' is not valid YAML: " + e.getMessage(), e);
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        if (root == null) {
+            return out;
+        }
+        if (!(root instanceof Map)) {
+            throw new ConfigException("config: '" + file + "' must hold a map of settings");
+        }
+        flatten("", (Map<?, ?>) root, out);
+        return out;
+    }
+
+    private static void flatten(String prefix, Map<?, ?> map, Map<String, String> out) {
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            String key = prefix + e.getKey();
+            Object v = e.getValue();
+            if (v instanceof Map) {
+                flatten(key + ".", (Map<?, ?>) v, out);
+            } else if (v != null) {
+                out.put(key, String.valueOf(v));
+            }
+        }
+    }
+}

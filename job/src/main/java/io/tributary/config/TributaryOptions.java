@@ -1,0 +1,107 @@
+package io.tributary.config;
+
+import io.tributary.decode.Encoding;
+import io.tributary.sink.Compression;
+
+import java.time.Duration;
+import java.util.List;
+
+/** Every setting Tributary reads. The keys are a public interface: never rename one. */
+public final class TributaryOptions {
+
+    private TributaryOptions() {}
+
+    public static final String KAFKA_PROPERTIES_PREFIX = "kafka.properties.";
+    public static final String FLINK_PREFIX = "flink.";
+
+    public static final Option<String> KAFKA_BOOTSTRAP_SERVERS =
+            new Option<>("kafka.bootstrap-servers", "localhost:9092", "Kafka brokers, host:port[,host:port]", Options::string);
+    public static final Option<String> KAFKA_GROUP_ID =
+            new Option<>("kafka.group-id", "tributary", "Consumer group; offsets are committed to it on each checkpoint (for lag monitoring)", Options::string);
+    public static final Option<String> KAFKA_TOPICS_TRACES =
+            new Option<>("kafka.topics.traces", "otlp_spans", "Topic with OTLP trace records", Options::string);
+    public static final Option<Encoding> KAFKA_ENCODING =
+            new Option<>("kafka.encoding", Encoding.AUTO, "auto | otlp_proto | otlp_json; auto decides per record ('{' starts JSON)", Encoding::parse);
+    public static final Option<StartingOffsets> KAFKA_STARTING_OFFSETS =
+            new Option<>("kafka.starting-offsets", StartingOffsets.COMMITTED, "committed (falling back to earliest) | earliest | latest; used when not restoring from a checkpoint or savepoint", StartingOffsets::parse);
+    public static final Option<Boolean> KAFKA_BOUNDED =
+            new Option<>("kafka.bounded", false, "Stop at the latest offsets seen at start, write everything, and finish (backfills, tests)", Options::bool);
+    public static final Option<Integer> PARALLELISM =
+            new Option<>("parallelism", null, "Job parallelism (source, and decode unless set); default: the cluster's parallelism.default", Options::positiveInt);
+    public static final Option<Integer> DECODE_PARALLELISM =
+            new Option<>("decode.parallelism", null, "Parallelism of the decode and sink operators; default: the job parallelism", Options::positiveInt);
+    public static final Option<String> CLICKHOUSE_URL =
+            new Option<>("clickhouse.url", "http://localhost:8123", "ClickHouse HTTP interface", TributaryOptions::httpUrl);
+    public static final Option<String> CLICKHOUSE_DATABASE =
+            new Option<>("clickhouse.database", "otel", "Database of the tables", Options::string);
+    public static final Option<String> CLICKHOUSE_USER =
+            new Option<>("clickhouse.user", "default", "ClickHouse user", Options::string);
+    public static final Option<String> CLICKHOUSE_PASSWORD_ENV =
+            new Option<>("clickhouse.password-env", null, "Name of the environment variable (on the TaskManagers) that holds the password", Options::string);
+    public static final Option<String> CLICKHOUSE_PASSWORD_FILE =
+            new Option<>("clickhouse.password-file", null, "Path of a file (on the TaskManagers) that holds the password", Options::string);
+    public static final Option<String> CLICKHOUSE_TABLES_TRACES =
+            new Option<>("clickhouse.tables.traces", "otel_traces", "Spans table", Options::string);
+    public static final Option<Boolean> CLICKHOUSE_CREATE_SCHEMA =
+            new Option<>("clickhouse.create-schema", false, "Create the database and tables (MergeTree, as the exporter does) at start if missing", Options::bool);
+    public static final Option<Integer> SINK_BATCH_MAX_ROWS =
+            new Option<>("sink.batch.max-rows", 100_000, "A batch is sent when it holds this many rows", Options::positiveInt);
+    public static final Option<Long> SINK_BATCH_MAX_BYTES =
+            new Option<>("sink.batch.max-bytes", 64L << 20, "... or this many uncompressed RowBinary bytes", Options::positiveBytes);
+    public static final Option<Duration> SINK_BATCH_MAX_AGE =
+            new Option<>("sink.batch.max-age", Duration.ofSeconds(5), "... or when its oldest row has waited this long", Options::positiveDuration);
+    public static final Option<Compression> SINK_COMPRESSION =
+            new Option<>("sink.compression", Compression.LZ4, "lz4 | zstd | none: request body compression", Compression::parse);
+    public static final Option<Boolean> SINK_ASYNC_INSERT =
+            new Option<>("sink.async-insert", false, "Send with async_insert=1 and wait_for_async_insert=1", Options::bool);
+    public static final Option<Integer> SINK_MAX_IN_FLIGHT =
+            new Option<>("sink.max-in-flight", 2, "INSERTs outstanding per sink subtask; when all are busy the sink blocks (backpressure)", Options::positiveInt);
+    public static final Option<Integer> SINK_RETRY_MAX_ATTEMPTS =
+            new Option<>("sink.retry.max-attempts", 10, "Attempts per batch on retryable errors before the job fails (and restarts from its last checkpoint)", Options::positiveInt);
+    public static final Option<Duration> SINK_RETRY_INITIAL_BACKOFF =
+            new Option<>("sink.retry.initial-backoff", Duration.ofMillis(200), "First pause between attempts; doubles each time", Options::positiveDuration);
+    public static final Option<Duration> SINK_RETRY_MAX_BACKOFF =
+            new Option<>("sink.retry.max-backoff", Duration.ofSeconds(30), "Longest pause between attempts", Options::positiveDuration);
+    public static final Option<Duration> SINK_REQUEST_TIMEOUT =
+            new Option<>("sink.request-timeout", Duration.ofMinutes(2), "How long one INSERT may take before it is retried", Options::positiveDuration);
+    public static final Option<Duration> CHECKPOINT_INTERVAL =
+            new Option<>("checkpoint.interval", Duration.ofSeconds(10), "Checkpoint interval: how often offsets are secured (every buffered row is written first)", Options::positiveDuration);
+
+    /** All options, in the order the README lists them. */
+    public static final List<Option<?>> ALL =
+            List.of(
+                    KAFKA_BOOTSTRAP_SERVERS,
+                    KAFKA_GROUP_ID,
+                    KAFKA_TOPICS_TRACES,
+                    KAFKA_ENCODING,
+                    KAFKA_STARTING_OFFSETS,
+                    KAFKA_BOUNDED,
+                    PARALLELISM,
+                    DECODE_PARALLELISM,
+                    CLICKHOUSE_URL,
+                    CLICKHOUSE_DATABASE,
+                    CLICKHOUSE_USER,
+                    CLICKHOUSE_PASSWORD_ENV,
+                    CLICKHOUSE_PASSWORD_FILE,
+                    CLICKHOUSE_TABLES_TRACES,
+                    CLICKHOUSE_CREATE_SCHEMA,
+                    SINK_BATCH_MAX_ROWS,
+                    SINK_BATCH_MAX_BYTES,
+                    SINK_BATCH_MAX_AGE,
+                    SINK_COMPRESSION,
+                    SINK_ASYNC_INSERT,
+                    SINK_MAX_IN_FLIGHT,
+                    SINK_RETRY_MAX_ATTEMPTS,
+                    SINK_RETRY_INITIAL_BACKOFF,
+                    SINK_RETRY_MAX_BACKOFF,
+                    SINK_REQUEST_TIMEOUT,
+                    CHECKPOINT_INTERVAL);
+
+    private static String httpUrl(String s) {
+        if (!(s.startsWith("http://") || s.startsWith("https://"))) {
+            throw new IllegalArgumentException("must start with http:// or https://");
+        }
+        java.net.URI.create(s);
+        return s;
+    }
+}

@@ -1,0 +1,62 @@
+package io.tributary.metrics;
+
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The sink's metrics, registered under the task's {@code tributary} group. Names are documented
+ * in the README; they are part of the interface dashboards depend on. Updated from the writer
+ * thread and from sender threads, so every metric here is thread-safe.
+ */
+public final class SinkMetrics {
+
+    /** Rows ClickHouse accepted. */
+    public final Counter rowsWritten;
+    /** INSERT requests that succeeded. */
+    public final Counter batchesSent;
+    /** RowBinary bytes before compression, of accepted batches. */
+    public final Counter bytesUncompressed;
+    /** Request body bytes after compression, of accepted batches. */
+    public final Counter bytesCompressed;
+    /** INSERT attempts that failed and were retried. */
+    public final Counter retries;
+    private final Histogram insertLatencyMs;
+    private final Histogram batchRows;
+    private final AtomicLong rowsBuffered = new AtomicLong();
+    private final AtomicLong inFlight = new AtomicLong();
+
+    public SinkMetrics(MetricGroup group) {
+        rowsWritten = group.counter("rowsWritten", new ThreadSafeSimpleCounter());
+        batchesSent = group.counter("batchesSent", new ThreadSafeSimpleCounter());
+        bytesUncompressed = group.counter("bytesUncompressed", new ThreadSafeSimpleCounter());
+        bytesCompressed = group.counter("bytesCompressed", new ThreadSafeSimpleCounter());
+        retries = group.counter("insertRetries", new ThreadSafeSimpleCounter());
+        insertLatencyMs = group.histogram("insertLatencyMs", new DescriptiveStatisticsHistogram(1000));
+        batchRows = group.histogram("batchRows", new DescriptiveStatisticsHistogram(1000));
+        group.gauge("rowsBuffered", rowsBuffered::get);
+        group.gauge("insertsInFlight", inFlight::get);
+    }
+
+    public void buffered(long delta) {
+        rowsBuffered.addAndGet(delta);
+    }
+
+    public void inFlight(long delta) {
+        inFlight.addAndGet(delta);
+    }
+
+    /** Records an accepted batch. */
+    public synchronized void sent(int rows, long uncompressed, long compressed, long latencyMs) {
+        rowsWritten.inc(rows);
+        batchesSent.inc();
+        bytesUncompressed.inc(uncompressed);
+        bytesCompressed.inc(compressed);
+        insertLatencyMs.update(latencyMs);
+        batchRows.update(rows);
+    }
+}

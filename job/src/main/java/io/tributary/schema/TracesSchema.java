@@ -1,0 +1,133 @@
+package io.tributary.schema;
+
+import static io.tributary.schema.Columns.alias;
+import static io.tributary.schema.Columns.dateTime64Nanos;
+import static io.tributary.schema.Columns.lowCardinalityString;
+import static io.tributary.schema.Columns.nested;
+import static io.tributary.schema.Columns.nestedDateTime64Nanos;
+import static io.tributary.schema.Columns.nestedLowCardinalityString;
+import static io.tributary.schema.Columns.nestedString;
+import static io.tributary.schema.Columns.nestedStringMap;
+import static io.tributary.schema.Columns.string;
+import static io.tributary.schema.Columns.stringMap;
+import static io.tributary.schema.Columns.uint64;
+
+import io.tributary.transcode.SpanRow;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code otel_traces} and its trace-id lookup table and view, as the OpenTelemetry Collector
+ * contrib {@code clickhouseexporter} creates them ({@code internal/sqltemplates/traces_table.sql},
+ * {@code traces_id_ts_lookup_table.sql}, {@code traces_id_ts_lookup_mv.sql}; non-JSON flavour,
+ * bloom-filter indexes).
+ */
+public final class TracesSchema {
+
+    /** Default name of the spans table. */
+    public static final String DEFAULT_TABLE = "otel_traces";
+
+    private static final String ZSTD = "CODEC(ZSTD(1))";
+
+    /** The spans table. Column order is the exporter's. */
+    public static final TableSchema<SpanRow> TABLE =
+            TableSchema.<SpanRow>builder()
+                    .column(dateTime64Nanos("Timestamp", "CODEC(Delta(8), ZSTD(1))", SpanRow::timestampNanos))
+                    .column(string("TraceId", ZSTD, SpanRow::traceId))
+                    .column(string("SpanId", ZSTD, SpanRow::spanId))
+                    .column(string("ParentSpanId", ZSTD, SpanRow::parentSpanId))
+                    .column(string("TraceState", ZSTD, SpanRow::traceState))
+                    .column(lowCardinalityString("SpanName", ZSTD, SpanRow::spanName))
+                    .column(lowCardinalityString("SpanKind", ZSTD, SpanRow::spanKind))
+                    .column(lowCardinalityString("ServiceName", ZSTD, SpanRow::serviceName))
+                    .column(stringMap("ResourceAttributes", ZSTD, SpanRow::resourceAttributes))
+                    .column(string("ScopeName", ZSTD, SpanRow::scopeName))
+                    .column(string("ScopeVersion", ZSTD, SpanRow::scopeVersion))
+                    .column(stringMap("SpanAttributes", ZSTD, SpanRow::spanAttributes))
+                    .column(uint64("Duration", "CODEC(T64, ZSTD(1))", SpanRow::durationNanos))
+                    .column(lowCardinalityString("StatusCode", ZSTD, SpanRow::statusCode))
+                    .column(string("StatusMessage", ZSTD, SpanRow::statusMessage))
+                    .column(
+                            nested(
+                                    "Events",
+                                    ZSTD,
+                                    SpanRow::eventCount,
+                                    nestedDateTime64Nanos("Timestamp", SpanRow::eventTimestampNanos),
+                                    nestedLowCardinalityString("Name", SpanRow::eventName),
+                                    nestedStringMap("Attributes", SpanRow::eventAttributes)))
+                    .column(
+                            nested(
+                                    "Links",
+                                    ZSTD,
+                                    SpanRow::linkCount,
+                                    nestedString("TraceId", SpanRow::linkTraceId),
+                                    nestedString("SpanId", SpanRow::linkSpanId),
+                                    nestedString("TraceState", SpanRow::linkTraceState),
+                                    nestedStringMap("Attributes", SpanRow::linkAttributes)))
+                    .column(
+                            alias(
+                                    "ResourceAttributeItems",
+                                    "Array(String)",
+                                    "arrayMap(kv -> concat(kv.1, '=', kv.2), CAST(ResourceAttributes, 'Array(Tuple(String, String))'))"))
+                    .column(
+                            alias(
+                                    "SpanAttributeItems",
+                                    "Array(String)",
+                                    "arrayMap(kv -> concat(kv.1, '=', kv.2), CAST(SpanAttributes, 'Array(Tuple(String, String))'))"))
+                    .index("idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1")
+                    .index("idx_res_attr_key mapKeys(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_res_attr_value mapValues(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_span_attr_key mapKeys(SpanAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_span_attr_value mapValues(SpanAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_duration Duration TYPE minmax GRANULARITY 1")
+                    .index("idx_lower_span_name lower(SpanName) TYPE tokenbf_v1(32768, 3, 0) GRANULARITY 8")
+                    .partitionBy("toDate(Timestamp)")
+                    .primaryKey("(ServiceName, SpanName, toDateTime(Timestamp))")
+                    .orderBy("(ServiceName, SpanName, toDateTime(Timestamp), Timestamp)")
+                    .ttlOn("toDateTime(Timestamp)")
+                    .settings("index_granularity = 8192, ttl_only_drop_parts = 1")
+                    .build();
+
+    private TracesSchema() {}
+
+    /**
+     * Every statement that creates the traces tables for {@code table} in {@code database}, in
+     * order: the spans table, then (MergeTree only) the {@code <table>_trace_id_ts} lookup table
+     * and the {@code <table>_trace_id_ts_mv} materialized view that fills it.
+     */
+    public static List<String> createStatements(
+            String database, String table, TableEngine engine, Duration ttl) {
+        List<String> out = new ArrayList<>();
+        out.add(TABLE.createTableSql(database, table, engine, ttl));
+        if (engine == TableEngine.MERGE_TREE) {
+            String lookup = table + "_trace_id_ts";
+            StringBuilder t = new StringBuilder();
+            t.append("CREATE TABLE IF NOT EXISTS ").append(Sql.qualified(database, lookup)).append(" (\n")
+                    .append("    TraceId String CODEC(ZSTD(1)),\n")
+                    .append("    Start SimpleAggregateFunction(min, DateTime) CODEC(ZSTD(1)),\n")
+                    .append("    End SimpleAggregateFunction(max, DateTime) CODEC(ZSTD(1))\n")
+                    .append(") ENGINE = AggregatingMergeTree()\n")
+                    .append("PARTITION BY toStartOfWeek(Start)\n")
+                    .append("ORDER BY (TraceId)\n");
+            String ttlSql = Sql.ttl(ttl, "toDateTime(Start)");
+            if (!ttlSql.isEmpty()) {
+                t.append(ttlSql).append('\n');
+            }
+            t.append("SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1\n");
+            out.add(t.toString());
+            out.add("CREATE MATERIALIZED VIEW IF NOT EXISTS "
+                    + Sql.qualified(database, table + "_trace_id_ts_mv") + "\n"
+                    + "TO " + Sql.qualified(database, lookup) + "\n"
+                    + "AS SELECT\n"
+                    + "    TraceId,\n"
+                    + "    min(toDateTime(Timestamp)) AS Start,\n"
+                    + "    max(toDateTime(Timestamp)) AS End\n"
+                    + "FROM " + Sql.qualified(database, table) + "\n"
+                    + "WHERE TraceId != ''\n"
+                    + "GROUP BY TraceId\n");
+        }
+        return out;
+    }
+}

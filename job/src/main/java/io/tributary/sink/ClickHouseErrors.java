@@ -1,0 +1,53 @@
+package io.tributary.sink;
+
+import java.util.Set;
+
+/**
+ * Which ClickHouse errors are worth retrying: the transient ones (overload, timeouts, network,
+ * memory pressure, too many parts, replica and keeper trouble). Everything else the server
+ * reports — unknown table or column, type mismatch, parse errors, authentication — is
+ * permanent: resending the same bytes cannot succeed. Codes from ClickHouse's
+ * src/Common/ErrorCodes.cpp.
+ */
+final class ClickHouseErrors {
+
+    private static final Set<Integer> RETRYABLE =
+            Set.of(
+                    3, // UNEXPECTED_END_OF_FILE (body cut off in transit)
+                    32, // ATTEMPT_TO_READ_AFTER_EOF
+                    33, // CANNOT_READ_ALL_DATA
+                    159, // TIMEOUT_EXCEEDED
+                    164, // READONLY
+                    202, // TOO_MANY_SIMULTANEOUS_QUERIES
+                    203, // NO_FREE_CONNECTION
+                    209, // SOCKET_TIMEOUT
+                    210, // NETWORK_ERROR
+                    225, // NO_ZOOKEEPER
+                    236, // ABORTED
+                    241, // MEMORY_LIMIT_EXCEEDED
+                    242, // TABLE_IS_READ_ONLY
+                    244, // UNEXPECTED_ZOOKEEPER_ERROR
+                    252, // TOO_MANY_PARTS
+                    285, // TOO_FEW_LIVE_REPLICAS
+                    319, // UNKNOWN_STATUS_OF_INSERT
+                    394, // QUERY_WAS_CANCELLED
+                    425, // SYSTEM_ERROR
+                    439, // CANNOT_SCHEDULE_TASK
+                    473, // DEADLOCK_AVOIDED
+                    999, // KEEPER_EXCEPTION
+                    1000 // POCO_EXCEPTION
+                    );
+
+    private ClickHouseErrors() {}
+
+    /**
+     * True when a failed INSERT may succeed if sent again. A reply without a ClickHouse error
+     * code (a proxy or load balancer answering) is retryable when its status is 5xx or 429.
+     */
+    static boolean isRetryable(int httpStatus, int errorCode) {
+        if (errorCode >= 0) {
+            return RETRYABLE.contains(errorCode);
+        }
+        return httpStatus >= 500 || httpStatus == 429 || httpStatus == 408;
+    }
+}

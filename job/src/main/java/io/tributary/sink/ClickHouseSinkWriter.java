@@ -1,0 +1,212 @@
+package io.tributary.sink;
+
+import io.tributary.metrics.SinkMetrics;
+
+import org.apache.flink.api.common.operators.ProcessingTimeService;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Gathers rows per table into batches and sends each closed batch as one INSERT.
+ *
+ * <p>A batch closes at {@code maxRows}, {@code maxBytes} or {@code maxAge}, whichever comes first,
+ * and on {@link #flush}. Closed batches are compressed and sent by a pool of {@code maxInFlight}
+ * sender threads; when all are busy, {@link #write} blocks, so backpressure reaches the Kafka
+ * source instead of memory growing. Memory held is at most about {@code (maxInFlight + tables) x
+ * maxBytes} uncompressed.
+ *
+ * <p>A batch is retried with exponential backoff on connection errors, 5xx replies without a
+ * ClickHouse code and retryable ClickHouse codes; the compressed body is kept, so a retry resends
+ * the same bytes. A permanent error, or retries exhausted, fails the job with ClickHouse's message
+ * on the next call from Flink: no batch is dropped.
+ */
+final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSinkWriter.class);
+
+    private final SinkSettings settings;
+    private final ClickHouseClient client;
+    private final ProcessingTimeService time;
+    private final SinkMetrics metrics;
+    private final Map<String, String> querySettings;
+    private final Batch[] open;
+    private final Semaphore permits;
+    private final ExecutorService senders;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final long maxAgeMillis;
+    private volatile boolean closed;
+
+    ClickHouseSinkWriter(
+            SinkSettings settings,
+            ClickHouseClient client,
+            ProcessingTimeService time,
+            SinkMetrics metrics,
+            int subtask) {
+        this.settings = settings;
+        this.client = client;
+        this.time = time;
+        this.metrics = metrics;
+        this.querySettings =
+                settings.asyncInsert()
+                        ? Map.of("async_insert", "1", "wait_for_async_insert", "1")
+                        : Map.of();
+        this.open = new Batch[settings.insertSql().size()];
+        this.permits = new Semaphore(settings.maxInFlight());
+        this.maxAgeMillis = settings.maxAge().toMillis();
+        AtomicInteger n = new AtomicInteger();
+        this.senders =
+                Executors.newFixedThreadPool(
+                        settings.maxInFlight(),
+                        r -> {
+                            Thread t = new Thread(r, "tributary-clickhouse-sender-" + subtask + "-" + n.incrementAndGet());
+                            t.setDaemon(true);
+                            return t;
+                        });
+    }
+
+    @Override
+    public void write(EncodedRows element, Context context) throws IOException, InterruptedException {
+        checkFailure();
+        int t = element.table;
+        Batch b = open[t];
+        if (b == null) {
+            long now = time.getCurrentProcessingTime();
+            b = new Batch(t, now);
+            open[t] = b;
+            Batch created = b;
+            time.registerTimer(now + maxAgeMillis, ts -> onMaxAge(created));
+        }
+        b.add(element.data, element.rows);
+        metrics.buffered(element.rows);
+        if (b.rows >= settings.maxRows() || b.bytes >= settings.maxBytes()) {
+            dispatch(t);
+        }
+    }
+
+    private void onMaxAge(Batch batch) throws IOException, InterruptedException {
+        if (closed) {
+            return;
+        }
+        checkFailure();
+        if (open[batch.table] == batch) {
+            dispatch(batch.table);
+        }
+    }
+
+    @Override
+    public void flush(boolean endOfInput) throws IOException, InterruptedException {
+        checkFailure();
+        for (int t = 0; t < open.length; t++) {
+            if (open[t] != null) {
+                dispatch(t);
+            }
+        }
+        // Wait until every outstanding INSERT has finished: only then may the barrier pass.
+        permits.acquire(settings.maxInFlight());
+        permits.release(settings.maxInFlight());
+        checkFailure();
+    }
+
+    private void dispatch(int t) throws InterruptedException {
+        Batch b = open[t];
+        open[t] = null;
+        permits.acquire();
+        metrics.inFlight(1);
+        try {
+            senders.execute(() -> send(b));
+        } catch (RuntimeException e) {
+            metrics.inFlight(-1);
+            permits.release();
+            throw e;
+        }
+    }
+
+    private void send(Batch b) {
+        try {
+            byte[] body = settings.compression().compress(b.chunks, b.bytes);
+            b.chunks.clear(); // the uncompressed rows are no longer needed
+            String sql = settings.insertSql().get(b.table);
+            long backoff = settings.retryInitialBackoff().toMillis();
+            for (int attempt = 1; ; attempt++) {
+                long start = System.nanoTime();
+                try {
+                    client.insert(sql, querySettings, body, settings.compression());
+                    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                    metrics.sent(b.rows, b.bytes, body.length, ms);
+                    return;
+                } catch (ClickHouseException e) {
+                    if (!e.retryable() || attempt >= settings.retryMaxAttempts()) {
+                        throw failed(b, attempt, e);
+                    }
+                    retryLater(b, attempt, e, backoff);
+                } catch (IOException e) {
+                    // connection refused, reset, timed out: the server may be back soon
+                    if (attempt >= settings.retryMaxAttempts()) {
+                        throw failed(b, attempt, e);
+                    }
+                    retryLater(b, attempt, e, backoff);
+                }
+                backoff = Math.min(backoff * 2, settings.retryMaxBackoff().toMillis());
+                if (closed) {
+                    throw new IOException("sink closed while retrying an INSERT into " + table(b));
+                }
+            }
+        } catch (Throwable e) {
+            failure.compareAndSet(null, e);
+        } finally {
+            metrics.buffered(-b.rows);
+            metrics.inFlight(-1);
+            permits.release();
+        }
+    }
+
+    private void retryLater(Batch b, int attempt, Exception e, long backoffMillis)
+            throws InterruptedException {
+        metrics.retries.inc();
+        long pause = backoffMillis / 2 + ThreadLocalRandom.current().nextLong(backoffMillis / 2 + 1);
+        LOG.warn(
+                "INSERT of {} rows into {} failed (attempt {} of {}), retrying in {} ms: {}",
+                b.rows, table(b), attempt, settings.retryMaxAttempts(), pause, e.getMessage());
+        Thread.sleep(pause);
+    }
+
+    private IOException failed(Batch b, int attempt, IOException e) {
+        return new IOException(
+                "INSERT of " + b.rows + " rows into " + table(b) + " failed after " + attempt
+                        + " attempt(s): " + e.getMessage(),
+                e);
+    }
+
+    private String table(Batch b) {
+        return settings.tableNames().get(b.table);
+    }
+
+    private void checkFailure() throws IOException {
+        Throwable t = failure.get();
+        if (t != null) {
+            if (t instanceof IOException) {
+                throw new IOException(t.getMessage(), t);
+            }
+            throw new IOException("sending a batch to ClickHouse failed: " + t, t);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        closed = true;
+        senders.shutdownNow();
+        senders.awaitTermination(10, TimeUnit.SECONDS);
+        client.close();
+    }
+}

@@ -1,0 +1,73 @@
+package io.tributary.sink;
+
+import com.github.luben.zstd.ZstdOutputStream;
+import net.jpountz.lz4.LZ4FrameOutputStream;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Request-body compression for ClickHouse's HTTP interface, announced with {@code
+ * Content-Encoding}. ClickHouse decompresses {@code lz4} (LZ4 frame format) and {@code zstd}
+ * bodies itself; https://clickhouse.com/docs/interfaces/http#compression.
+ */
+public enum Compression {
+    LZ4("lz4"),
+    ZSTD("zstd"),
+    NONE(null);
+
+    private final String contentEncoding;
+
+    Compression(String contentEncoding) {
+        this.contentEncoding = contentEncoding;
+    }
+
+    /** The Content-Encoding header value, or null for an uncompressed body. */
+    public String contentEncoding() {
+        return contentEncoding;
+    }
+
+    /** Parses {@code lz4|zstd|none}. */
+    public static Compression parse(String s) {
+        switch (s.trim().toLowerCase(Locale.ROOT)) {
+            case "lz4":
+                return LZ4;
+            case "zstd":
+                return ZSTD;
+            case "none":
+                return NONE;
+            default:
+                throw new IllegalArgumentException("must be one of lz4, zstd, none; got '" + s + "'");
+        }
+    }
+
+    /** The chunks, concatenated and compressed into one immutable body. */
+    public byte[] compress(List<byte[]> chunks, long totalBytes) {
+        ByteArrayOutputStream bos =
+                new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 8, this == NONE ? totalBytes : totalBytes / 4 + 1024));
+        try (OutputStream out = wrap(bos)) {
+            for (byte[] c : chunks) {
+                out.write(c);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("compressing a batch with " + this, e);
+        }
+        return bos.toByteArray();
+    }
+
+    private OutputStream wrap(OutputStream out) throws IOException {
+        switch (this) {
+            case LZ4:
+                return new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_4MB);
+            case ZSTD:
+                // Level 1: ClickHouse's own default for ZSTD; the server re-compresses on merge.
+                return new ZstdOutputStream(out, 1);
+            default:
+                return out;
+        }
+    }
+}

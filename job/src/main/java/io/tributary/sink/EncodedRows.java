@@ -1,0 +1,24 @@
+package io.tributary.sink;
+
+/**
+ * Rows of one table already encoded in RowBinary: what one decoded Kafka record contributes to a
+ * batch. Immutable once emitted; the sink keeps the array as a chunk of its batch.
+ */
+public final class EncodedRows {
+
+    /** Index of the target table in the sink's table list. */
+    public int table;
+    /** Number of rows in {@link #data}. */
+    public int rows;
+    /** The rows, back to back. */
+    public byte[] data;
+
+    /** For Flink's POJO serializer. */
+    public EncodedRows() {}
+
+    public EncodedRows(int table, int rows, byte[] data) {
+        this.table = table;
+        this.rows = rows;
+        this.data = data;
+    }
+}

@@ -1,0 +1,47 @@
+package io.tributary.sink;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Everything the ClickHouse sink needs, validated before the job starts.
+ *
+ * @param endpoint server and credentials
+ * @param insertSql one INSERT statement per target table; {@link EncodedRows#table} indexes it
+ * @param tableNames the tables' names, for metrics and messages (same order)
+ * @param maxRows a batch is sent when it holds this many rows
+ * @param maxBytes ... or this many uncompressed bytes
+ * @param maxAge ... or when its first rows are this old
+ * @param compression request body compression
+ * @param asyncInsert send with {@code async_insert=1, wait_for_async_insert=1}
+ * @param maxInFlight at most this many INSERTs are outstanding per writer; then the writer blocks
+ * @param retryMaxAttempts attempts per batch (the first included) on retryable errors
+ * @param retryInitialBackoff first pause between attempts; doubles up to {@code retryMaxBackoff}
+ * @param retryMaxBackoff longest pause between attempts
+ * @param requestTimeout how long one INSERT may take before it counts as failed
+ */
+public record SinkSettings(
+        ClickHouseEndpoint endpoint,
+        List<String> insertSql,
+        List<String> tableNames,
+        int maxRows,
+        long maxBytes,
+        Duration maxAge,
+        Compression compression,
+        boolean asyncInsert,
+        int maxInFlight,
+        int retryMaxAttempts,
+        Duration retryInitialBackoff,
+        Duration retryMaxBackoff,
+        Duration requestTimeout)
+        implements Serializable {
+
+    public SinkSettings {
+        insertSql = List.copyOf(insertSql);
+        tableNames = List.copyOf(tableNames);
+        if (insertSql.size() != tableNames.size()) {
+            throw new IllegalArgumentException("one INSERT per table");
+        }
+    }
+}

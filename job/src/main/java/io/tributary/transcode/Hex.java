@@ -1,0 +1,62 @@
+package io.tributary.transcode;
+
+import com.google.protobuf.ByteString;
+
+/**
+ * Trace and span ids as the exporter stores them: lowercase hex, or the empty string when the id
+ * is absent or all zero (pdata's {@code TraceIDToHexOrEmptyString}).
+ */
+public final class Hex {
+
+    /** Length in bytes of an OTLP trace id. */
+    public static final int TRACE_ID_BYTES = 16;
+    /** Length in bytes of an OTLP span id. */
+    public static final int SPAN_ID_BYTES = 8;
+
+    private static final byte[] DIGITS = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private Hex() {}
+
+    /**
+     * The hex form of an id of {@code expectedLength} bytes, or "" for an empty or all-zero id.
+     *
+     * @throws InvalidOtlpException if the id has any other length (pdata rejects those too)
+     */
+    public static String idOrEmpty(ByteString id, int expectedLength, String field) {
+        int n = id.size();
+        if (n == 0) {
+            return "";
+        }
+        if (n != expectedLength) {
+            throw new InvalidOtlpException(
+                    field + " must be " + expectedLength + " bytes, got " + n);
+        }
+        boolean allZero = true;
+        byte[] out = new byte[n * 2];
+        for (int i = 0; i < n; i++) {
+            int b = id.byteAt(i) & 0xFF;
+            allZero &= b == 0;
+            out[2 * i] = DIGITS[b >>> 4];
+            out[2 * i + 1] = DIGITS[b & 0xF];
+        }
+        return allZero ? "" : new String(out, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /** Parses lowercase or uppercase hex into bytes. */
+    public static byte[] decode(CharSequence hex, String field) {
+        int n = hex.length();
+        if ((n & 1) != 0) {
+            throw new InvalidOtlpException(field + " is not valid hex (odd length " + n + ")");
+        }
+        byte[] out = new byte[n / 2];
+        for (int i = 0; i < n; i += 2) {
+            int hi = Character.digit(hex.charAt(i), 16);
+            int lo = Character.digit(hex.charAt(i + 1), 16);
+            if (hi < 0 || lo < 0) {
+                throw new InvalidOtlpException(field + " is not valid hex: " + hex);
+            }
+            out[i / 2] = (byte) ((hi << 4) | lo);
+        }
+        return out;
+    }
+}
