@@ -46,6 +46,11 @@ public final class GoFloat {
             end--;
         }
         digits.setLength(end);
+        if (digits.length() == 2) {
+            // Java prefers the closest of the one- and two-digit decimals that round-trip; Go
+            // takes the shortest. Use one digit when one does.
+            pointPos = shortenToOneDigit(digits, pointPos, Math.abs(v));
+        }
 
         double abs = Math.abs(v);
         StringBuilder out = new StringBuilder(24);
@@ -79,5 +84,29 @@ public final class GoFloat {
             out.append(digits, 0, pointPos).append('.').append(digits, pointPos, digits.length());
         }
         return out.toString();
+    }
+
+    private static int shortenToOneDigit(StringBuilder digits, int pointPos, double abs) {
+        int a = digits.charAt(0) - '0';
+        int b = digits.charAt(1) - '0';
+        int exp = pointPos - 1;
+        boolean down = Double.parseDouble(a + "e" + exp) == abs;
+        boolean up = a < 9
+                ? Double.parseDouble((a + 1) + "e" + exp) == abs
+                : Double.parseDouble("1e" + (exp + 1)) == abs;
+        if (down && (!up || b < 5)) {
+            digits.setLength(1);
+            return pointPos;
+        }
+        if (up) {
+            digits.setLength(0);
+            if (a < 9) {
+                digits.append((char) ('0' + a + 1));
+                return pointPos;
+            }
+            digits.append('1');
+            return pointPos + 1;
+        }
+        return pointPos;
     }
 }

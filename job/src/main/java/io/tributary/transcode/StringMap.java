@@ -53,7 +53,7 @@ public final class StringMap {
         if (n > keys.length) {
             keys = new String[n];
             values = new String[n];
-        } else {
+        } else if (n < size) {
             Arrays.fill(keys, n, size, null);
             Arrays.fill(values, n, size, null);
         }

@@ -1,0 +1,100 @@
+package io.tributary.cli;
+
+import io.tributary.TributaryJob;
+import io.tributary.config.TributaryConfig;
+import io.tributary.config.TributaryOptions;
+import io.tributary.loadgen.LoadGenerator;
+import io.tributary.schema.SchemaManager;
+import io.tributary.schema.TableEngine;
+import io.tributary.sink.ClickHouseEndpoint;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.TimeUtils;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The Java side of {@code bin/tributary}: {@code run} (the job in an embedded Flink with the web
+ * dashboard), {@code schema create|print}, {@code loadgen}.
+ */
+public final class Tributary {
+
+    private Tributary() {}
+
+    public static void main(String[] argv) throws Exception {
+        if (argv.length == 0) {
+            usage();
+            System.exit(2);
+        }
+        String[] rest = Arrays.copyOfRange(argv, 1, argv.length);
+        try {
+            switch (argv[0]) {
+                case "run":
+                    run(rest);
+                    break;
+                case "schema":
+                    schema(rest);
+                    break;
+                case "loadgen":
+                    LoadGenerator.main(rest);
+                    break;
+                default:
+                    usage();
+                    System.exit(2);
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("tributary: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
+        TributaryConfig config = TributaryConfig.fromArgs(args);
+        Configuration conf = new Configuration();
+        conf.set(RestOptions.PORT, 8081);
+        conf.set(RestOptions.ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        conf.addAll(Configuration.fromMap(config.flinkOptions()));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
+        System.err.println("tributary: dashboard on http://localhost:" + conf.get(RestOptions.PORT));
+        TributaryJob.run(env, config);
+    }
+
+    private static void schema(String[] args) throws Exception {
+        if (args.length == 0 || !(args[0].equals("create") || args[0].equals("print"))) {
+            throw new IllegalArgumentException("schema: use 'schema create' or 'schema print'");
+        }
+        TributaryConfig.Parsed parsed =
+                TributaryConfig.fromArgs(Arrays.copyOfRange(args, 1, args.length), Set.of("engine", "ttl"));
+        Map<String, String> extra = parsed.extra();
+        TableEngine engine = TableEngine.parse(extra.getOrDefault("engine", "MergeTree"));
+        Duration ttl;
+        try {
+            ttl = extra.containsKey("ttl") ? TimeUtils.parseDuration(extra.get("ttl")) : null;
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("--ttl: invalid duration '" + extra.get("ttl") + "'");
+        }
+        TributaryConfig c = parsed.config();
+        String db = c.get(TributaryOptions.CLICKHOUSE_DATABASE);
+        String traces = c.get(TributaryOptions.CLICKHOUSE_TABLES_TRACES);
+        if (args[0].equals("print")) {
+            for (String sql : SchemaManager.statements(db, traces, engine, ttl)) {
+                System.out.println(sql.strip() + ";\n");
+            }
+            return;
+        }
+        ClickHouseEndpoint endpoint = io.tributary.topology.TributaryTopology.endpoint(c);
+        SchemaManager.create(endpoint, db, traces, engine, ttl);
+        System.err.println("tributary: schema ready in " + endpoint.url() + " database " + db
+                + " (" + engine.sql() + (ttl != null ? ", TTL " + TimeUtils.formatWithHighestUnit(ttl) : "") + ")");
+    }
+
+    private static void usage() {
+        System.err.println("usage: tributary run [--key value ...] | schema create|print [...] | loadgen [...]");
+    }
+}

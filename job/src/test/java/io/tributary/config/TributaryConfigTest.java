@@ -1,0 +1,77 @@
+package io.tributary.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.decode.Encoding;
+import io.tributary.sink.Compression;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+class TributaryConfigTest {
+
+    @Test
+    void defaults() {
+        TributaryConfig c = TributaryConfig.fromArgs(new String[0]);
+        assertThat(c.get(TributaryOptions.KAFKA_BOOTSTRAP_SERVERS)).isEqualTo("localhost:9092");
+        assertThat(c.get(TributaryOptions.KAFKA_TOPICS_TRACES)).isEqualTo("otlp_spans");
+        assertThat(c.get(TributaryOptions.KAFKA_ENCODING)).isEqualTo(Encoding.AUTO);
+        assertThat(c.get(TributaryOptions.SINK_BATCH_MAX_ROWS)).isEqualTo(100_000);
+        assertThat(c.get(TributaryOptions.SINK_BATCH_MAX_BYTES)).isEqualTo(64L << 20);
+        assertThat(c.get(TributaryOptions.SINK_BATCH_MAX_AGE)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.get(TributaryOptions.SINK_COMPRESSION)).isEqualTo(Compression.LZ4);
+        assertThat(c.get(TributaryOptions.SINK_MAX_IN_FLIGHT)).isEqualTo(2);
+        assertThat(c.get(TributaryOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.get(TributaryOptions.DECODE_PARALLELISM)).isNull();
+    }
+
+    @Test
+    void argumentsAndFileMergeArgumentsWin(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("t.yaml");
+        Files.writeString(f, "kafka:\n  bootstrap-servers: k1:9092\n  properties:\n    security.protocol: SASL_SSL\nsink.batch.max-rows: 10\nsink:\n  compression: zstd\n");
+        TributaryConfig c = TributaryConfig.fromArgs(new String[] {"--config", f.toString(), "--sink.batch.max-rows", "20",
+            "--sink.batch.max-age=250ms", "--kafka.bounded", "--sink.batch.max-bytes", "8 mb"});
+        assertThat(c.get(TributaryOptions.KAFKA_BOOTSTRAP_SERVERS)).isEqualTo("k1:9092");
+        assertThat(c.get(TributaryOptions.SINK_BATCH_MAX_ROWS)).isEqualTo(20);
+        assertThat(c.get(TributaryOptions.SINK_BATCH_MAX_AGE)).isEqualTo(Duration.ofMillis(250));
+        assertThat(c.get(TributaryOptions.SINK_BATCH_MAX_BYTES)).isEqualTo(8L << 20);
+        assertThat(c.get(TributaryOptions.SINK_COMPRESSION)).isEqualTo(Compression.ZSTD);
+        assertThat(c.get(TributaryOptions.KAFKA_BOUNDED)).isTrue();
+        assertThat(c.kafkaProperties().getProperty("security.protocol")).isEqualTo("SASL_SSL");
+    }
+
+    @Test
+    void errorsNameTheKey() {
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--sink.batch.max-rows", "0"}))
+                .hasMessageStartingWith("sink.batch.max-rows:");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--sink.compression", "gzip"}))
+                .hasMessageStartingWith("sink.compression:");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.starting-offsets", "now"}))
+                .hasMessageStartingWith("kafka.starting-offsets:");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "localhost:8123"}))
+                .hasMessageStartingWith("clickhouse.url:");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--sink.batch.max-age", "fast"}))
+                .hasMessageStartingWith("sink.batch.max-age:");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.topic.traces", "x"}))
+                .hasMessageStartingWith("kafka.topic.traces: unknown setting");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--decode.parallelism", "-1"}))
+                .hasMessageStartingWith("decode.parallelism:");
+    }
+
+    @Test
+    void secretsAreNeverArguments() {
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.password", "hunter2"}))
+                .hasMessageStartingWith("clickhouse.password:")
+                .hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.properties.sasl.jaas.config", "secret"}))
+                .hasMessageStartingWith("kafka.properties.sasl.jaas.config:")
+                .hasMessageNotContaining("secret\"");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.password-env", "A", "--clickhouse.password-file", "/f"}))
+                .hasMessageStartingWith("clickhouse.password-file:");
+    }
+}
