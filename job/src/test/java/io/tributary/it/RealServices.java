@@ -1,0 +1,76 @@
+package io.tributary.it;
+
+import io.tributary.sink.ClickHouseClient;
+import io.tributary.sink.ClickHouseEndpoint;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * The real Kafka broker and ClickHouse server the integration tests run against, started by
+ * {@code bin/tributary test} (which passes their addresses as system properties).
+ */
+final class RealServices {
+
+    private RealServices() {}
+
+    static String clickHouseUrl() {
+        return required("tributary.clickhouse.url");
+    }
+
+    static String kafkaBootstrap() {
+        return required("tributary.kafka.bootstrap");
+    }
+
+    private static String required(String key) {
+        String v = System.getProperty(key);
+        if (v == null || v.isBlank() || v.startsWith("${")) {
+            throw new IllegalStateException(
+                    key + " is not set: run the integration tests with `bin/tributary test`, which starts"
+                            + " Kafka and ClickHouse and passes their addresses");
+        }
+        return v;
+    }
+
+    static ClickHouseClient clickHouse() throws Exception {
+        return new ClickHouseClient(ClickHouseEndpoint.of(clickHouseUrl()), Duration.ofMinutes(2));
+    }
+
+    static String uniqueName(String prefix) {
+        return prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    }
+
+    static void createTopic(String topic, int partitions) throws Exception {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap());
+        try (Admin admin = Admin.create(p)) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+        }
+    }
+
+    /** Sends every value, round-robin over partitions, and waits for all acknowledgements. */
+    static void produce(String topic, List<byte[]> values) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(16 << 20));
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            int partitions = producer.partitionsFor(topic).size();
+            for (int i = 0; i < values.size(); i++) {
+                producer.send(new ProducerRecord<>(topic, i % partitions, null, values.get(i))).get();
+            }
+        }
+    }
+}
