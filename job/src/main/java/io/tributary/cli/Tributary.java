@@ -83,9 +83,7 @@ public final class Tributary {
         String db = c.get(TributaryOptions.CLICKHOUSE_DATABASE);
         String traces = c.get(TributaryOptions.CLICKHOUSE_TABLES_TRACES);
         if (args[0].equals("print")) {
-            for (String sql : SchemaManager.statements(db, traces, engine, ttl)) {
-                System.out.println(sql.strip() + ";\n");
-            }
+            System.out.print(SchemaManager.script(db, traces, engine, ttl));
             return;
         }
         ClickHouseEndpoint endpoint = io.tributary.topology.TributaryTopology.endpoint(c);

@@ -22,6 +22,15 @@ public final class SchemaManager {
         return out;
     }
 
+    /** The statements as one SQL script, each ending with ';' (what {@code schema print} shows). */
+    public static String script(String database, String tracesTable, TableEngine engine, Duration ttl) {
+        StringBuilder sb = new StringBuilder();
+        for (String sql : statements(database, tracesTable, engine, ttl)) {
+            sb.append(sql.strip()).append(";\n\n");
+        }
+        return sb.toString();
+    }
+
     /** Runs {@link #statements} against the server. */
     public static void create(
             ClickHouseEndpoint endpoint, String database, String tracesTable, TableEngine engine, Duration ttl)
