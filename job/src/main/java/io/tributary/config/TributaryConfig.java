@@ -58,30 +58,8 @@ public final class TributaryConfig implements Serializable {
      * unvalidated in {@link Parsed#extra()}.
      */
     public static Parsed fromArgs(String[] args, Set<String> extraKeys) {
-        Map<String, String> raw = new LinkedHashMap<>();
-        String configFile = null;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (!a.startsWith("--")) {
-                throw new ConfigException("unexpected argument '" + a + "' (settings are --key value)");
-            }
-            String key = a.substring(2);
-            String value;
-            int eq = key.indexOf('=');
-            if (eq >= 0) {
-                value = key.substring(eq + 1);
-                key = key.substring(0, eq);
-            } else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
-                value = args[++i];
-            } else {
-                value = "true"; // a bare flag
-            }
-            if (key.equals("config")) {
-                configFile = value;
-            } else {
-                raw.put(key, value);
-            }
-        }
+        Map<String, String> raw = keyValues(args);
+        String configFile = raw.remove("config");
         for (String key : raw.keySet()) {
             if (SECRET_KAFKA_PROPERTIES.contains(key)) {
                 throw new ConfigException(
@@ -101,6 +79,33 @@ public final class TributaryConfig implements Serializable {
             }
         }
         return new Parsed(fromMap(merged), extra);
+    }
+
+    /**
+     * {@code --key value}, {@code --key=value} and bare {@code --flag} (meaning true) arguments, in
+     * order; a later key replaces an earlier one.
+     */
+    public static Map<String, String> keyValues(String[] args) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--")) {
+                throw new ConfigException("unexpected argument '" + a + "' (settings are --key value)");
+            }
+            String key = a.substring(2);
+            String value;
+            int eq = key.indexOf('=');
+            if (eq >= 0) {
+                value = key.substring(eq + 1);
+                key = key.substring(0, eq);
+            } else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+                value = args[++i];
+            } else {
+                value = "true";
+            }
+            out.put(key, value);
+        }
+        return out;
     }
 
     /** Validates a flat key/value map. */
