@@ -40,11 +40,6 @@ public final class SpanRow {
         this.spanId = Hex.idOrEmpty(span.getSpanId(), Hex.SPAN_ID_BYTES, "spanId");
         this.parentSpanId = Hex.idOrEmpty(span.getParentSpanId(), Hex.SPAN_ID_BYTES, "parentSpanId");
         spanAttributes.setAttributes(span.getAttributesList());
-        for (int i = 0; i < span.getLinksCount(); i++) {
-            // validate link ids up front so a bad record fails before any of it is encoded
-            Hex.idOrEmpty(span.getLinks(i).getTraceId(), Hex.TRACE_ID_BYTES, "links.traceId");
-            Hex.idOrEmpty(span.getLinks(i).getSpanId(), Hex.SPAN_ID_BYTES, "links.spanId");
-        }
     }
 
     /** Span start, nanoseconds since the epoch. */
