@@ -2,8 +2,8 @@
 -- Collector contrib clickhouseexporter creates them (internal/sqltemplates/traces_table.sql,
 -- traces_id_ts_lookup_table.sql, traces_id_ts_lookup_mv.sql; main branch of 2026-11, the
 -- bloom-filter index flavour; database otel, no TTL, MergeTree).
--- Generated from the job's schema (io.tributary.schema.TracesSchema) by
---     bin/tributary schema print > sql/otel_traces.sql   (then restore this header)
+-- Generated from the job's schema (io.tributary.schema) by
+--     bin/tributary schema print --signals traces --clickhouse.schema map > sql/otel_traces.sql   (then restore this header)
 -- SchemaDriftTest fails when this file and the code disagree.
 CREATE DATABASE IF NOT EXISTS `otel`;
 

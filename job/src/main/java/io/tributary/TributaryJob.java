@@ -24,12 +24,7 @@ public final class TributaryJob {
     /** Creates the schema when asked, wires the topology and runs it until it ends. */
     public static void run(StreamExecutionEnvironment env, TributaryConfig config) throws Exception {
         if (config.get(TributaryOptions.CLICKHOUSE_CREATE_SCHEMA)) {
-            SchemaManager.create(
-                    TributaryTopology.endpoint(config),
-                    config.get(TributaryOptions.CLICKHOUSE_DATABASE),
-                    config.get(TributaryOptions.CLICKHOUSE_TABLES_TRACES),
-                    TableEngine.MERGE_TREE,
-                    null);
+            SchemaManager.create(TributaryTopology.endpoint(config), config, TableEngine.MERGE_TREE, null);
         }
         TributaryTopology.build(env, config);
         env.execute("Tributary: OTLP from Kafka to ClickHouse");

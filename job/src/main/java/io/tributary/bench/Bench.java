@@ -5,14 +5,15 @@ import io.tributary.TributaryJob;
 import io.tributary.cli.Args;
 import io.tributary.config.TributaryConfig;
 import io.tributary.decode.Encoding;
-import io.tributary.decode.TracesDecoder;
+import io.tributary.decode.OtlpDecoder;
 import io.tributary.loadgen.LoadGenerator;
 import io.tributary.loadgen.LoadShape;
 import io.tributary.loadgen.OtlpJsonWriter;
-import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.SchemaManager;
 import io.tributary.schema.TableEngine;
-import io.tributary.schema.TracesSchema;
+import io.tributary.schema.OtelTable;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.sink.TableRows;
 import io.tributary.sink.ClickHouseEndpoint;
 import io.tributary.sink.Compression;
 import io.tributary.transcode.TracesTranscoder;
@@ -45,10 +46,10 @@ public final class Bench {
         String[] rest = args.length == 0 ? args : java.util.Arrays.copyOfRange(args, 1, args.length);
         switch (what) {
             case "decode":
-                decode(Args.parse(rest, "records", "seconds", "encoding", "compression"));
+                decode(Args.parse(rest, "records", "seconds", "encoding", "compression", "schema"));
                 break;
             case "job":
-                job(Args.parse(rest, "spans", "kafka.bootstrap-servers", "clickhouse.url", "parallelism", "encoding"));
+                job(Args.parse(rest, "spans", "kafka.bootstrap-servers", "clickhouse.url", "parallelism", "encoding", "schema"));
                 break;
             default:
                 throw new IllegalArgumentException("bench: use 'bench decode' or 'bench job'");
@@ -67,9 +68,10 @@ public final class Bench {
             ExportTraceServiceRequest r = shape.next(now + i * 1_000_000L);
             input.add(json ? OtlpJsonWriter.write(r) : r.toByteArray());
         }
-        TracesDecoder decoder = new TracesDecoder(Encoding.AUTO);
-        TracesTranscoder transcoder = new TracesTranscoder(TracesSchema.TABLE);
-        RowBinaryWriter out = new RowBinaryWriter(1 << 20);
+        OtlpDecoder<ExportTraceServiceRequest> decoder =
+                new OtlpDecoder<>(Encoding.AUTO, ExportTraceServiceRequest.getDefaultInstance());
+        TracesTranscoder transcoder = new TracesTranscoder(SchemaFlavor.parse(o.getOrDefault("schema", "map")));
+        TableRows out = new TableRows();
         List<byte[]> batch = new ArrayList<>();
         long inBytes = 0;
         for (byte[] b : input) {
@@ -85,14 +87,15 @@ public final class Bench {
             long rowBytes = 0;
             long compressed = 0;
             for (byte[] value : input) {
-                out.reset();
                 try {
                     spans += transcoder.transcode(decoder.decode(value), out);
                 } catch (java.io.IOException e) {
                     throw new IllegalStateException(e);
                 }
-                batch.add(out.toByteArray());
-                rowBytes += out.size();
+                byte[] rows = out.writer(OtelTable.TRACES).toByteArray();
+                out.clear();
+                batch.add(rows);
+                rowBytes += rows.length;
                 if (batch.size() == 500) {
                     compressed += compression.compress(batch, rowBytes).length;
                     batch.clear();
@@ -119,14 +122,16 @@ public final class Bench {
         String parallelism = o.getOrDefault("parallelism", "2");
         String topic = "bench_spans_" + System.currentTimeMillis();
         String db = "bench";
-        SchemaManager.create(ClickHouseEndpoint.of(url), db, "otel_traces_null", TableEngine.NULL, null);
+        TributaryConfig config = TributaryConfig.fromArgs(new String[] {
+            "--signals", "traces",
+            "--kafka.bootstrap-servers", bootstrap, "--kafka.topics.traces", topic, "--kafka.group-id", topic,
+            "--kafka.bounded", "true", "--kafka.starting-offsets", "earliest", "--parallelism", parallelism,
+            "--clickhouse.url", url, "--clickhouse.database", db, "--clickhouse.tables.traces", "otel_traces_null",
+            "--clickhouse.schema", o.getOrDefault("schema", "map")});
+        SchemaManager.create(ClickHouseEndpoint.of(url), config, TableEngine.NULL, null);
         System.out.printf(Locale.ROOT, "bench job: producing %,d spans to %s...%n", spans, topic);
         LoadGenerator.main(new String[] {"--kafka.bootstrap-servers", bootstrap, "--topic", topic, "--rate", "0",
             "--count", Long.toString(spans), "--encoding", o.getOrDefault("encoding", "proto"), "--seed", "1"});
-        TributaryConfig config = TributaryConfig.fromArgs(new String[] {
-            "--kafka.bootstrap-servers", bootstrap, "--kafka.topics.traces", topic, "--kafka.group-id", topic,
-            "--kafka.bounded", "true", "--kafka.starting-offsets", "earliest", "--parallelism", parallelism,
-            "--clickhouse.url", url, "--clickhouse.database", db, "--clickhouse.tables.traces", "otel_traces_null"});
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();

@@ -81,14 +81,13 @@ public final class Tributary {
         }
         TributaryConfig c = parsed.config();
         String db = c.get(TributaryOptions.CLICKHOUSE_DATABASE);
-        String traces = c.get(TributaryOptions.CLICKHOUSE_TABLES_TRACES);
         if (args[0].equals("print")) {
-            System.out.print(SchemaManager.script(db, traces, engine, ttl));
+            System.out.print(SchemaManager.script(c, engine, ttl));
             return;
         }
         ClickHouseEndpoint endpoint = io.tributary.topology.TributaryTopology.endpoint(c);
-        SchemaManager.create(endpoint, db, traces, engine, ttl);
-        System.err.println("tributary: schema ready in " + endpoint.url() + " database " + db
+        SchemaManager.create(endpoint, c, engine, ttl);
+        System.err.println("tributary: schema ready in " + endpoint.url() + " database " + db + ", " + c.get(TributaryOptions.CLICKHOUSE_SCHEMA).name().toLowerCase(java.util.Locale.ROOT) + " schema, signals " + c.signals()
                 + " (" + engine.sql() + (ttl != null ? ", TTL " + TimeUtils.formatWithHighestUnit(ttl) : "") + ")");
     }
 

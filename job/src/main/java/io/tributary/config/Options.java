@@ -18,6 +18,11 @@ final class Options {
         return s;
     }
 
+    /** Any text; empty means "off" for the options that use it. */
+    static String optionalString(String s) {
+        return s;
+    }
+
     static Boolean bool(String s) {
         switch (s.toLowerCase(Locale.ROOT)) {
             case "true":
@@ -66,6 +71,13 @@ final class Options {
         }
         if (v instanceof Long && ((Long) v) >= 1024 && ((Long) v) % 1024 == 0) {
             return new MemorySize((Long) v).toHumanReadableString().replaceAll(" \\(.*\\)", "");
+        }
+        if (v instanceof java.util.Collection<?>) {
+            StringBuilder sb = new StringBuilder();
+            for (Object o : (java.util.Collection<?>) v) {
+                sb.append(sb.length() > 0 ? "," : "").append(render(o));
+            }
+            return sb.toString();
         }
         if (v instanceof Enum<?>) {
             return ((Enum<?>) v).name().toLowerCase(Locale.ROOT);

@@ -160,6 +160,10 @@ public final class TributaryConfig implements Serializable {
         if (get(TributaryOptions.SINK_RETRY_INITIAL_BACKOFF).compareTo(get(TributaryOptions.SINK_RETRY_MAX_BACKOFF)) > 0) {
             throw new ConfigException("sink.retry.initial-backoff: must not exceed sink.retry.max-backoff");
         }
+        if (signals().isEmpty()) {
+            throw new ConfigException(
+                    "signals: no signal is on (each one listed needs a non-empty kafka.topics.<signal>)");
+        }
         if (get(TributaryOptions.SINK_BATCH_MAX_BYTES) > Integer.MAX_VALUE - 8) {
             throw new ConfigException("sink.batch.max-bytes: must be below 2 GiB");
         }
@@ -169,6 +173,17 @@ public final class TributaryConfig implements Serializable {
     @SuppressWarnings("unchecked")
     public <T> T get(Option<T> option) {
         return (T) values.get(option.key());
+    }
+
+    /** The signals that run: listed in {@code signals} and with a non-empty topic, in enum order. */
+    public java.util.Set<Signal> signals() {
+        java.util.Set<Signal> on = java.util.EnumSet.noneOf(Signal.class);
+        for (Signal s : get(TributaryOptions.SIGNALS)) {
+            if (!get(s.topicOption()).isEmpty()) {
+                on.add(s);
+            }
+        }
+        return on;
     }
 
     /** The {@code kafka.properties.*} settings, without the prefix. */

@@ -1,10 +1,13 @@
 package io.tributary.config;
 
 import io.tributary.decode.Encoding;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.sink.Compression;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /** Every setting Tributary reads. The keys are a public interface: never rename one. */
 public final class TributaryOptions {
@@ -14,12 +17,18 @@ public final class TributaryOptions {
     public static final String KAFKA_PROPERTIES_PREFIX = "kafka.properties.";
     public static final String FLINK_PREFIX = "flink.";
 
+    public static final Option<Set<Signal>> SIGNALS =
+            new Option<>("signals", EnumSet.allOf(Signal.class), "Signals to move, comma-separated; a signal whose topic is empty is off too", Signal::parseList);
     public static final Option<String> KAFKA_BOOTSTRAP_SERVERS =
             new Option<>("kafka.bootstrap-servers", "localhost:9092", "Kafka brokers, host:port[,host:port]", Options::string);
     public static final Option<String> KAFKA_GROUP_ID =
             new Option<>("kafka.group-id", "tributary", "Consumer group; offsets are committed to it on each checkpoint (for lag monitoring)", Options::string);
     public static final Option<String> KAFKA_TOPICS_TRACES =
-            new Option<>("kafka.topics.traces", "otlp_spans", "Topic with OTLP trace records", Options::string);
+            new Option<>("kafka.topics.traces", "otlp_spans", "Topic with OTLP trace records (empty: traces off)", Options::optionalString);
+    public static final Option<String> KAFKA_TOPICS_LOGS =
+            new Option<>("kafka.topics.logs", "otlp_logs", "Topic with OTLP log records (empty: logs off)", Options::optionalString);
+    public static final Option<String> KAFKA_TOPICS_METRICS =
+            new Option<>("kafka.topics.metrics", "otlp_metrics", "Topic with OTLP metric records (empty: metrics off)", Options::optionalString);
     public static final Option<Encoding> KAFKA_ENCODING =
             new Option<>("kafka.encoding", Encoding.AUTO, "auto | otlp_proto | otlp_json; auto decides per record ('{' starts JSON)", Encoding::parse);
     public static final Option<StartingOffsets> KAFKA_STARTING_OFFSETS =
@@ -42,6 +51,20 @@ public final class TributaryOptions {
             new Option<>("clickhouse.password-file", null, "Path of a file (on the TaskManagers) that holds the password", Options::string);
     public static final Option<String> CLICKHOUSE_TABLES_TRACES =
             new Option<>("clickhouse.tables.traces", "otel_traces", "Spans table", Options::string);
+    public static final Option<String> CLICKHOUSE_TABLES_LOGS =
+            new Option<>("clickhouse.tables.logs", "otel_logs", "Log records table", Options::string);
+    public static final Option<String> CLICKHOUSE_TABLES_METRICS_GAUGE =
+            new Option<>("clickhouse.tables.metrics.gauge", "otel_metrics_gauge", "Gauge points table", Options::string);
+    public static final Option<String> CLICKHOUSE_TABLES_METRICS_SUM =
+            new Option<>("clickhouse.tables.metrics.sum", "otel_metrics_sum", "Sum points table", Options::string);
+    public static final Option<String> CLICKHOUSE_TABLES_METRICS_HISTOGRAM =
+            new Option<>("clickhouse.tables.metrics.histogram", "otel_metrics_histogram", "Histogram points table", Options::string);
+    public static final Option<String> CLICKHOUSE_TABLES_METRICS_EXPONENTIAL_HISTOGRAM =
+            new Option<>("clickhouse.tables.metrics.exponential_histogram", "otel_metrics_exponential_histogram", "Exponential histogram points table", Options::string);
+    public static final Option<String> CLICKHOUSE_TABLES_METRICS_SUMMARY =
+            new Option<>("clickhouse.tables.metrics.summary", "otel_metrics_summary", "Summary points table", Options::string);
+    public static final Option<SchemaFlavor> CLICKHOUSE_SCHEMA =
+            new Option<>("clickhouse.schema", SchemaFlavor.MAP, "map | json: the exporter's table flavour (attributes as Map columns, or as JSON columns plus *AttributesKeys)", SchemaFlavor::parse);
     public static final Option<Boolean> CLICKHOUSE_CREATE_SCHEMA =
             new Option<>("clickhouse.create-schema", false, "Create the database and tables (MergeTree, as the exporter does) at start if missing", Options::bool);
     public static final Option<Integer> SINK_BATCH_MAX_ROWS =
@@ -70,9 +93,12 @@ public final class TributaryOptions {
     /** All options, in the order the README lists them. */
     public static final List<Option<?>> ALL =
             List.of(
+                    SIGNALS,
                     KAFKA_BOOTSTRAP_SERVERS,
                     KAFKA_GROUP_ID,
                     KAFKA_TOPICS_TRACES,
+                    KAFKA_TOPICS_LOGS,
+                    KAFKA_TOPICS_METRICS,
                     KAFKA_ENCODING,
                     KAFKA_STARTING_OFFSETS,
                     KAFKA_BOUNDED,
@@ -84,6 +110,13 @@ public final class TributaryOptions {
                     CLICKHOUSE_PASSWORD_ENV,
                     CLICKHOUSE_PASSWORD_FILE,
                     CLICKHOUSE_TABLES_TRACES,
+                    CLICKHOUSE_TABLES_LOGS,
+                    CLICKHOUSE_TABLES_METRICS_GAUGE,
+                    CLICKHOUSE_TABLES_METRICS_SUM,
+                    CLICKHOUSE_TABLES_METRICS_HISTOGRAM,
+                    CLICKHOUSE_TABLES_METRICS_EXPONENTIAL_HISTOGRAM,
+                    CLICKHOUSE_TABLES_METRICS_SUMMARY,
+                    CLICKHOUSE_SCHEMA,
                     CLICKHOUSE_CREATE_SCHEMA,
                     SINK_BATCH_MAX_ROWS,
                     SINK_BATCH_MAX_BYTES,

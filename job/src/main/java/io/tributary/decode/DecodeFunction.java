@@ -1,12 +1,17 @@
 package io.tributary.decode;
 
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.tributary.config.Signal;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.metrics.DecodeMetrics;
-import io.tributary.rowbinary.RowBinaryWriter;
-import io.tributary.schema.TracesSchema;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.sink.EncodedRows;
+import io.tributary.sink.TableRows;
 import io.tributary.transcode.InvalidOtlpException;
+import io.tributary.transcode.LogsTranscoder;
+import io.tributary.transcode.MetricsTranscoder;
 import io.tributary.transcode.TracesTranscoder;
 
 import org.apache.flink.api.common.functions.OpenContext;
@@ -16,66 +21,88 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decodes OTLP trace records and encodes their spans as {@code otel_traces} rows in RowBinary:
- * one {@link EncodedRows} out per record in. A record that cannot be decoded is counted and
- * reported with its coordinates and the reason, and the stream goes on.
+ * Decodes the OTLP records of one signal and encodes them as rows of that signal's tables in
+ * RowBinary: one {@link EncodedRows} out per table a record has rows for. A record that cannot be
+ * decoded is counted and reported with its coordinates and the reason, and the stream goes on.
  */
 public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedRows> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DecodeFunction.class);
 
+    private final Signal signal;
     private final Encoding encoding;
-    private final int tracesTable;
+    private final SchemaFlavor flavor;
 
-    private transient TracesDecoder decoder;
-    private transient TracesTranscoder transcoder;
-    private transient RowBinaryWriter buffer;
+    private transient RecordTranscoder transcoder;
+    private transient TableRows rows;
     private transient DecodeMetrics metrics;
 
-    /**
-     * @param encoding how record values are encoded
-     * @param tracesTable the sink's index of the spans table
-     */
-    public DecodeFunction(Encoding encoding, int tracesTable) {
+    public DecodeFunction(Signal signal, Encoding encoding, SchemaFlavor flavor) {
+        this.signal = signal;
         this.encoding = encoding;
-        this.tracesTable = tracesTable;
+        this.flavor = flavor;
     }
 
     @Override
     public void open(OpenContext openContext) {
-        decoder = new TracesDecoder(encoding);
-        transcoder = new TracesTranscoder(TracesSchema.TABLE);
-        buffer = new RowBinaryWriter(1 << 16);
-        metrics = new DecodeMetrics(getRuntimeContext().getMetricGroup().addGroup("tributary"));
+        transcoder = transcoder(signal, encoding, flavor);
+        rows = new TableRows();
+        metrics =
+                new DecodeMetrics(
+                        getRuntimeContext().getMetricGroup().addGroup("tributary").addGroup("signal", signal.id()));
     }
 
     @Override
     public void processElement(SourceRecord record, Context ctx, Collector<EncodedRows> out) {
         metrics.recordsRead.inc();
         metrics.bytesRead.inc(record.value.length);
-        buffer.reset();
-        int rows;
         try {
-            ExportTraceServiceRequest request = decoder.decode(record.value);
-            rows = transcoder.transcode(request, buffer);
+            transcoder.transcode(record.value, rows);
         } catch (Exception | StackOverflowError e) {
+            rows.clear();
             metrics.decodeFailures.inc();
             LOG.warn(
-                    "Dropping undecodable record {} ({} bytes): {}",
-                    record.coordinates(), record.value.length, reason(e));
+                    "Dropping undecodable {} record {} ({} bytes): {}",
+                    signal.id(), record.coordinates(), record.value.length, reason(e));
             return;
         }
-        if (rows > 0) {
-            metrics.spansDecoded.inc(rows);
-            out.collect(new EncodedRows(tracesTable, rows, buffer.toByteArray()));
-        }
-        if (buffer.buffer().length > (64 << 20)) {
-            buffer = new RowBinaryWriter(1 << 16); // do not keep a huge buffer after a huge record
-        }
+        metrics.rowsDecoded.inc(rows.total());
+        rows.emit(out::collect);
     }
 
     static String reason(Throwable e) {
         String kind = e instanceof InvalidOtlpException ? "invalid OTLP" : e.getClass().getSimpleName();
         return kind + ": " + e.getMessage();
+    }
+
+    /** Record bytes to table rows, for one signal. */
+    @FunctionalInterface
+    public interface RecordTranscoder {
+        /** Appends the record's rows to {@code out}; on failure {@code out} may hold partial rows. */
+        void transcode(byte[] value, TableRows out) throws Exception;
+    }
+
+    /** The decoder and transcoder of {@code signal}, for one task. */
+    public static RecordTranscoder transcoder(Signal signal, Encoding encoding, SchemaFlavor flavor) {
+        switch (signal) {
+            case TRACES: {
+                OtlpDecoder<ExportTraceServiceRequest> d =
+                        new OtlpDecoder<>(encoding, ExportTraceServiceRequest.getDefaultInstance());
+                TracesTranscoder t = new TracesTranscoder(flavor);
+                return (value, out) -> t.transcode(d.decode(value), out);
+            }
+            case LOGS: {
+                OtlpDecoder<ExportLogsServiceRequest> d =
+                        new OtlpDecoder<>(encoding, ExportLogsServiceRequest.getDefaultInstance());
+                LogsTranscoder t = new LogsTranscoder(flavor);
+                return (value, out) -> t.transcode(d.decode(value), out);
+            }
+            default: {
+                OtlpDecoder<ExportMetricsServiceRequest> d =
+                        new OtlpDecoder<>(encoding, ExportMetricsServiceRequest.getDefaultInstance());
+                MetricsTranscoder t = new MetricsTranscoder(flavor);
+                return (value, out) -> t.transcode(d.decode(value), out);
+            }
+        }
     }
 }

@@ -5,30 +5,32 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.google.protobuf.ByteString;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.ArrayValue;
-import io.opentelemetry.proto.common.v1.InstrumentationScope;
-import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.common.v1.KeyValueList;
-import io.opentelemetry.proto.resource.v1.Resource;
-import io.tributary.transcode.Hex;
+import com.google.protobuf.Descriptors.EnumDescriptor;
+import com.google.protobuf.Descriptors.EnumValueDescriptor;
+import com.google.protobuf.UnsafeByteOperations;
 import io.tributary.transcode.InvalidOtlpException;
 
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Base64;
-import java.util.List;
 
 /**
  * Reading primitives for OTLP/JSON, the protobuf JSON mapping with OTLP's deviations
  * (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding): trace and span ids are hex
- * strings, not base64; enums may be integers or names; 64-bit integers may be strings or numbers;
- * keys are lowerCamelCase (the original snake_case names are accepted too, as the protobuf JSON
- * mapping requires of parsers); unknown fields are ignored; {@code null} means the default.
+ * strings, not base64; enums may be integers or names; 64-bit integers may be strings or numbers.
+ *
+ * <p>Each reader takes the parser positioned on a non-null value token and throws {@link
+ * InvalidOtlpException} with a message that describes the problem but not the field; {@link
+ * OtlpJsonParser} prefixes the field's path.
  */
 final class OtlpJson {
 
+    /**
+     * Strings may be as long as the record; nesting stays bounded, so a deeply nested {@code
+     * kvlistValue} fails with Jackson's {@code StreamConstraintsException} long before the
+     * recursive descent in {@link OtlpJsonParser} could overflow the stack.
+     */
     static final JsonFactory FACTORY =
             JsonFactory.builder()
                     .streamReadConstraints(
@@ -38,127 +40,182 @@ final class OtlpJson {
                                     .build())
                     .build();
 
+    /** More decimal digits than any 64-bit integer has; checked before a BigDecimal is expanded. */
+    private static final int MAX_INTEGER_DIGITS = 20;
+
     private OtlpJson() {}
 
-    /** Consumes the value at the current token when it is an object; false when it is null. */
-    static boolean startObject(JsonParser p, String what) throws IOException {
+    static String string(JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
-        if (t == JsonToken.VALUE_NULL) {
-            return false;
+        if (t != JsonToken.VALUE_STRING) {
+            throw new InvalidOtlpException("must be a string, got " + describe(t));
         }
-        if (t != JsonToken.START_OBJECT) {
-            throw new InvalidOtlpException(what + " must be a JSON object, got " + t);
-        }
-        return true;
+        return p.getText();
     }
 
-    /** Checks the current token starts an array; false when it is null. */
-    static boolean startArray(JsonParser p, String what) throws IOException {
+    /**
+     * A trace, span or profile id: a hex string (either case) of exactly {@code length} bytes, or
+     * "" for the empty id. Decoded from Jackson's buffer, without an intermediate String.
+     */
+    static ByteString hexId(JsonParser p, int length) throws IOException {
         JsonToken t = p.currentToken();
-        if (t == JsonToken.VALUE_NULL) {
-            return false;
+        if (t != JsonToken.VALUE_STRING) {
+            throw new InvalidOtlpException("must be a hex string, got " + describe(t));
         }
-        if (t != JsonToken.START_ARRAY) {
-            throw new InvalidOtlpException(what + " must be a JSON array, got " + t);
-        }
-        return true;
-    }
-
-    static String string(JsonParser p, String what) throws IOException {
-        JsonToken t = p.currentToken();
-        if (t == JsonToken.VALUE_STRING) {
-            return p.getText();
-        }
-        if (t == JsonToken.VALUE_NULL) {
-            return "";
-        }
-        throw new InvalidOtlpException(what + " must be a string, got " + t);
-    }
-
-    /** A hex id: "" (or null) is the empty id; otherwise exactly {@code length} bytes. */
-    static ByteString id(JsonParser p, int length, String what) throws IOException {
-        String s = string(p, what);
-        if (s.isEmpty()) {
+        int n = p.getTextLength();
+        if (n == 0) {
             return ByteString.EMPTY;
         }
-        if (s.length() != length * 2) {
-            throw new InvalidOtlpException(
-                    what + " must be " + (length * 2) + " hex digits, got " + s.length());
+        if (n != length * 2) {
+            throw new InvalidOtlpException("must be " + (length * 2) + " hex digits, got " + n);
         }
-        return ByteString.copyFrom(Hex.decode(s, what));
-    }
-
-    /** A 64-bit integer given as a number or a decimal string; unsigned values above 2^63 wrap. */
-    static long int64(JsonParser p, String what) throws IOException {
-        JsonToken t = p.currentToken();
-        try {
-            switch (t) {
-                case VALUE_NUMBER_INT:
-                    if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                        return unsigned(p.getBigIntegerValue(), what);
-                    }
-                    return p.getLongValue();
-                case VALUE_NUMBER_FLOAT:
-                    return exact(p.getDecimalValue(), what);
-                case VALUE_STRING:
-                    String s = p.getText().trim();
-                    if (s.isEmpty()) {
-                        throw new InvalidOtlpException(what + " is an empty string");
-                    }
-                    return exact(new BigDecimal(s), what);
-                case VALUE_NULL:
-                    return 0;
-                default:
-                    throw new InvalidOtlpException(what + " must be an integer, got " + t);
+        char[] c = p.getTextCharacters();
+        int off = p.getTextOffset();
+        byte[] out = new byte[length];
+        for (int i = 0; i < length; i++) {
+            int hi = Character.digit(c[off + 2 * i], 16);
+            int lo = Character.digit(c[off + 2 * i + 1], 16);
+            if (hi < 0 || lo < 0) {
+                throw new InvalidOtlpException("is not valid hex: " + p.getText());
             }
-        } catch (NumberFormatException | ArithmeticException e) {
-            throw new InvalidOtlpException(what + " is not an integer: " + p.getText(), e);
+            out[i] = (byte) ((hi << 4) | lo);
+        }
+        return UnsafeByteOperations.unsafeWrap(out);
+    }
+
+    /**
+     * A 64-bit integer given as a number or a decimal string. Unsigned values above 2^63 - 1 wrap
+     * to the two's-complement long that protobuf-java uses for uint64 and fixed64; numbers written
+     * with a fraction or exponent are accepted when their value is integral.
+     */
+    static long int64(JsonParser p, boolean unsigned) throws IOException {
+        JsonToken t = p.currentToken();
+        switch (t) {
+            case VALUE_NUMBER_INT:
+                JsonParser.NumberType type = p.getNumberType();
+                if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
+                    long v = p.getLongValue();
+                    if (unsigned && v < 0) {
+                        throw new InvalidOtlpException("is out of the uint64 range: " + v);
+                    }
+                    return v;
+                }
+                return exact(p.getBigIntegerValue(), unsigned);
+            case VALUE_NUMBER_FLOAT:
+                return exact(p.getDecimalValue(), unsigned);
+            case VALUE_STRING:
+                return decimalString(p, unsigned);
+            default:
+                throw new InvalidOtlpException("must be an integer, got " + describe(t));
         }
     }
 
-    private static long exact(BigDecimal d, String what) {
-        BigInteger i = d.toBigIntegerExact();
-        if (i.bitLength() < 64) {
-            return i.longValue();
+    /**
+     * The common case, a plain decimal of up to 19 digits (every nanosecond timestamp), is read
+     * from Jackson's buffer; anything else goes through BigDecimal.
+     */
+    private static long decimalString(JsonParser p, boolean unsigned) throws IOException {
+        char[] c = p.getTextCharacters();
+        int off = p.getTextOffset();
+        int n = p.getTextLength();
+        boolean negative = n > 0 && c[off] == '-';
+        int start = negative ? 1 : 0;
+        int digits = n - start;
+        if (digits > 0 && digits <= 19) {
+            long v = 0;
+            int i = start;
+            for (; i < n; i++) {
+                int d = c[off + i] - '0';
+                if (d < 0 || d > 9) {
+                    break;
+                }
+                // below 10^19 < 2^64, so the unsigned value is exact
+                v = v * 10 + d;
+            }
+            if (i == n) {
+                if (negative) {
+                    if (unsigned && v != 0 || Long.compareUnsigned(v, Long.MIN_VALUE) > 0) {
+                        throw outOfRange(p.getText(), unsigned);
+                    }
+                    return -v;
+                }
+                if (!unsigned && v < 0) {
+                    throw outOfRange(p.getText(), false);
+                }
+                return v;
+            }
         }
-        return unsigned(i, what);
+        String s = p.getText().trim();
+        if (s.isEmpty()) {
+            throw new InvalidOtlpException("is an empty string, not an integer");
+        }
+        try {
+            return exact(new BigDecimal(s), unsigned);
+        } catch (NumberFormatException e) {
+            throw new InvalidOtlpException("is not an integer: " + s, e);
+        }
     }
 
-    private static long unsigned(BigInteger i, String what) {
-        if (i.signum() < 0 || i.bitLength() > 64) {
-            throw new InvalidOtlpException(what + " is out of the 64-bit range: " + i);
+    private static long exact(BigDecimal d, boolean unsigned) {
+        if (d.signum() == 0) {
+            return 0;
+        }
+        // precision - scale is the number of integer digits; refuse 1e999999999 before expanding it
+        if ((long) d.precision() - d.scale() > MAX_INTEGER_DIGITS) {
+            throw outOfRange(d.toString(), unsigned);
+        }
+        try {
+            return exact(d.toBigIntegerExact(), unsigned);
+        } catch (ArithmeticException e) {
+            throw new InvalidOtlpException("is not an integer: " + d, e);
+        }
+    }
+
+    private static long exact(BigInteger i, boolean unsigned) {
+        if (unsigned ? i.signum() < 0 || i.bitLength() > 64 : i.bitLength() > 63) {
+            throw outOfRange(i.toString(), unsigned);
         }
         return i.longValue();
     }
 
-    /** A uint32 / int32 field as a number or decimal string. */
-    static int int32(JsonParser p, String what) throws IOException {
-        long v = int64(p, what);
-        if (v < Integer.MIN_VALUE || v > 0xFFFF_FFFFL) {
-            throw new InvalidOtlpException(what + " is out of the 32-bit range: " + v);
+    private static InvalidOtlpException outOfRange(String value, boolean unsigned) {
+        return new InvalidOtlpException(
+                "is out of the " + (unsigned ? "uint64" : "int64") + " range: " + value);
+    }
+
+    /** A 32-bit integer as a number or decimal string; unsigned values above 2^31 - 1 wrap. */
+    static int int32(JsonParser p, boolean unsigned) throws IOException {
+        long v = int64(p, false);
+        if (unsigned ? v < 0 || v > 0xFFFF_FFFFL : v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw new InvalidOtlpException(
+                    "is out of the " + (unsigned ? "uint32" : "int32") + " range: " + v);
         }
         return (int) v;
     }
 
-    /** An enum given as its number or its name in {@code names} (index = number). */
-    static int enumValue(JsonParser p, String[] names, String what) throws IOException {
+    /**
+     * An enum given as its value name or its number (also as a decimal string). Unknown numbers
+     * are kept, as proto3 enums are open; unknown names are an error, as in pdata and protobuf's
+     * JsonFormat.
+     */
+    static EnumValueDescriptor enumValue(JsonParser p, EnumDescriptor type) throws IOException {
         if (p.currentToken() == JsonToken.VALUE_STRING) {
             String s = p.getText();
-            for (int i = 0; i < names.length; i++) {
-                if (names[i].equals(s)) {
-                    return i;
-                }
+            EnumValueDescriptor v = type.findValueByName(s);
+            if (v != null) {
+                return v;
             }
             try {
-                return Integer.parseInt(s.trim());
+                return type.findValueByNumberCreatingIfUnknown(Integer.parseInt(s.trim()));
             } catch (NumberFormatException e) {
-                throw new InvalidOtlpException(what + " has an unknown value: " + s);
+                throw new InvalidOtlpException("has an unknown " + type.getName() + " value: " + s);
             }
         }
-        return int32(p, what);
+        return type.findValueByNumberCreatingIfUnknown(int32(p, false));
     }
 
-    static double float64(JsonParser p, String what) throws IOException {
+    /** A double as a number, a numeric string, or "NaN", "Infinity", "-Infinity". */
+    static double float64(JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
         switch (t) {
             case VALUE_NUMBER_INT:
@@ -177,200 +234,62 @@ final class OtlpJson {
                         try {
                             return Double.parseDouble(s);
                         } catch (NumberFormatException e) {
-                            throw new InvalidOtlpException(what + " is not a number: " + s);
+                            throw new InvalidOtlpException("is not a number: " + s, e);
                         }
                 }
-            case VALUE_NULL:
-                return 0;
             default:
-                throw new InvalidOtlpException(what + " must be a number, got " + t);
+                throw new InvalidOtlpException("must be a number, got " + describe(t));
         }
     }
 
-    static boolean bool(JsonParser p, String what) throws IOException {
+    static boolean bool(JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
         if (t == JsonToken.VALUE_TRUE) {
             return true;
         }
-        if (t == JsonToken.VALUE_FALSE || t == JsonToken.VALUE_NULL) {
+        if (t == JsonToken.VALUE_FALSE) {
             return false;
         }
-        throw new InvalidOtlpException(what + " must be true or false, got " + t);
+        throw new InvalidOtlpException("must be true or false, got " + describe(t));
     }
 
-    /** Base64 bytes (standard or URL-safe alphabet, padding optional), per the JSON mapping. */
-    static ByteString bytes(JsonParser p, String what) throws IOException {
-        String s = string(p, what);
+    /**
+     * Base64 bytes, standard or URL-safe alphabet, padding optional, as the protobuf JSON mapping
+     * asks of parsers (pdata itself reads only the standard alphabet).
+     */
+    static ByteString base64(JsonParser p) throws IOException {
+        String s = string(p);
         try {
             if (s.indexOf('-') >= 0 || s.indexOf('_') >= 0) {
-                return ByteString.copyFrom(Base64.getUrlDecoder().decode(s));
+                return UnsafeByteOperations.unsafeWrap(Base64.getUrlDecoder().decode(s));
             }
-            return ByteString.copyFrom(Base64.getDecoder().decode(s));
+            return UnsafeByteOperations.unsafeWrap(Base64.getDecoder().decode(s));
         } catch (IllegalArgumentException e) {
-            throw new InvalidOtlpException(what + " is not base64", e);
+            throw new InvalidOtlpException("is not base64", e);
         }
     }
 
-    /** A list of {@code KeyValue}s into {@code out}. */
-    static void keyValues(JsonParser p, List<KeyValue> out, String what) throws IOException {
-        if (!startArray(p, what)) {
-            return;
+    static String describe(JsonToken t) {
+        if (t == null) {
+            return "the end of the input";
         }
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-            out.add(keyValue(p, what));
+        switch (t) {
+            case START_OBJECT:
+                return "an object";
+            case START_ARRAY:
+                return "an array";
+            case VALUE_STRING:
+                return "a string";
+            case VALUE_NUMBER_INT:
+            case VALUE_NUMBER_FLOAT:
+                return "a number";
+            case VALUE_TRUE:
+            case VALUE_FALSE:
+                return "a boolean";
+            case VALUE_NULL:
+                return "null";
+            default:
+                return t.toString();
         }
-    }
-
-    static KeyValue keyValue(JsonParser p, String what) throws IOException {
-        KeyValue.Builder kv = KeyValue.newBuilder();
-        if (!startObject(p, what)) {
-            return kv.build();
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String f = p.currentName();
-            p.nextToken();
-            switch (f) {
-                case "key":
-                    kv.setKey(string(p, "key"));
-                    break;
-                case "value":
-                    kv.setValue(anyValue(p));
-                    break;
-                default:
-                    p.skipChildren();
-            }
-        }
-        return kv.build();
-    }
-
-    static AnyValue anyValue(JsonParser p) throws IOException {
-        AnyValue.Builder v = AnyValue.newBuilder();
-        if (!startObject(p, "value")) {
-            return v.build();
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String f = p.currentName();
-            p.nextToken();
-            if (p.currentToken() == JsonToken.VALUE_NULL) {
-                continue;
-            }
-            switch (f) {
-                case "stringValue":
-                case "string_value":
-                    v.setStringValue(string(p, f));
-                    break;
-                case "boolValue":
-                case "bool_value":
-                    v.setBoolValue(bool(p, f));
-                    break;
-                case "intValue":
-                case "int_value":
-                    v.setIntValue(int64(p, f));
-                    break;
-                case "doubleValue":
-                case "double_value":
-                    v.setDoubleValue(float64(p, f));
-                    break;
-                case "bytesValue":
-                case "bytes_value":
-                    v.setBytesValue(bytes(p, f));
-                    break;
-                case "arrayValue":
-                case "array_value":
-                    ArrayValue.Builder arr = ArrayValue.newBuilder();
-                    if (startObject(p, f)) {
-                        while (p.nextToken() == JsonToken.FIELD_NAME) {
-                            String g = p.currentName();
-                            p.nextToken();
-                            if ("values".equals(g) && startArray(p, "arrayValue.values")) {
-                                while (p.nextToken() != JsonToken.END_ARRAY) {
-                                    arr.addValues(anyValue(p));
-                                }
-                            } else {
-                                p.skipChildren();
-                            }
-                        }
-                    }
-                    v.setArrayValue(arr);
-                    break;
-                case "kvlistValue":
-                case "kvlist_value":
-                    KeyValueList.Builder kvl = KeyValueList.newBuilder();
-                    if (startObject(p, f)) {
-                        while (p.nextToken() == JsonToken.FIELD_NAME) {
-                            String g = p.currentName();
-                            p.nextToken();
-                            if ("values".equals(g) && startArray(p, "kvlistValue.values")) {
-                                while (p.nextToken() != JsonToken.END_ARRAY) {
-                                    kvl.addValues(keyValue(p, "kvlistValue.values"));
-                                }
-                            } else {
-                                p.skipChildren();
-                            }
-                        }
-                    }
-                    v.setKvlistValue(kvl);
-                    break;
-                default:
-                    p.skipChildren();
-            }
-        }
-        return v.build();
-    }
-
-    static Resource resource(JsonParser p) throws IOException {
-        Resource.Builder r = Resource.newBuilder();
-        if (!startObject(p, "resource")) {
-            return r.build();
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String f = p.currentName();
-            p.nextToken();
-            switch (f) {
-                case "attributes":
-                    java.util.ArrayList<KeyValue> attrs = new java.util.ArrayList<>();
-                    keyValues(p, attrs, "resource.attributes");
-                    r.addAllAttributes(attrs);
-                    break;
-                case "droppedAttributesCount":
-                case "dropped_attributes_count":
-                    r.setDroppedAttributesCount(int32(p, f));
-                    break;
-                default:
-                    p.skipChildren();
-            }
-        }
-        return r.build();
-    }
-
-    static InstrumentationScope scope(JsonParser p) throws IOException {
-        InstrumentationScope.Builder s = InstrumentationScope.newBuilder();
-        if (!startObject(p, "scope")) {
-            return s.build();
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String f = p.currentName();
-            p.nextToken();
-            switch (f) {
-                case "name":
-                    s.setName(string(p, "scope.name"));
-                    break;
-                case "version":
-                    s.setVersion(string(p, "scope.version"));
-                    break;
-                case "attributes":
-                    java.util.ArrayList<KeyValue> attrs = new java.util.ArrayList<>();
-                    keyValues(p, attrs, "scope.attributes");
-                    s.addAllAttributes(attrs);
-                    break;
-                case "droppedAttributesCount":
-                case "dropped_attributes_count":
-                    s.setDroppedAttributesCount(int32(p, f));
-                    break;
-                default:
-                    p.skipChildren();
-            }
-        }
-        return s.build();
     }
 }

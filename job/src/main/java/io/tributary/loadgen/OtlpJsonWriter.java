@@ -1,197 +1,363 @@
 package io.tributary.loadgen;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.google.protobuf.ByteString;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.opentelemetry.proto.trace.v1.ScopeSpans;
-import io.opentelemetry.proto.trace.v1.Span;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.EnumValueDescriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import io.tributary.transcode.GoFloat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
-import java.util.HexFormat;
-import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Writes traces requests as OTLP/JSON the way the Collector's {@code otlp_json} Kafka encoding
- * does: lowerCamelCase keys, hex ids, 64-bit integers as strings, enums as integers, default
- * values omitted.
+ * Writes any OTLP protobuf message (ExportTraceServiceRequest, ExportLogsServiceRequest,
+ * ExportMetricsServiceRequest, their parts) as OTLP/JSON, byte for byte as the OpenTelemetry
+ * Collector's {@code otlp_json} marshaler ({@code pdata} {@code JSONMarshaler}) writes it. The
+ * rules, from the OTLP spec (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding),
+ * the protobuf JSON mapping (https://protobuf.dev/programming-guides/json/) and the Collector's
+ * generated {@code MarshalJSON} methods:
+ *
+ * <ul>
+ *   <li>keys are the fields' lowerCamelCase JSON names, in declaration order (but
+ *       {@code traceId} before {@code spanId} in Exemplar too), no whitespace;
+ *   <li>fields without presence are left out at their default (0, "", false, empty bytes, empty
+ *       list); oneof members and {@code optional} fields are written whenever set, even to a
+ *       default ({@code {"intValue":"0"}}); singular message fields outside a oneof
+ *       ({@code resource}, {@code scope}, {@code status}, {@code value}, {@code body},
+ *       {@code positive}, {@code negative}) are always written, as {@code {}} when unset, because
+ *       the Collector holds them by value;
+ *   <li>{@code trace_id}, {@code span_id}, {@code parent_span_id} (and {@code profile_id}) are
+ *       lowercase hex; other bytes are standard base64 with padding;
+ *   <li>enums are integers; int64, uint64 (unsigned), fixed64 and sfixed64 are decimal strings;
+ *       32-bit integers are numbers (uint32/fixed32 unsigned);
+ *   <li>doubles are numbers in Go's shortest form ({@link GoFloat#es6}), NaN and the infinities
+ *       the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"};
+ *   <li>strings escape {@code "}, {@code \}, {@code \n}, {@code \r}, {@code \t} and other control
+ *       characters as <code>&#92;u00xx</code> (lowercase hex); everything else is raw UTF-8 (no HTML escaping).
+ * </ul>
+ *
+ * <p>OTLP has no map, float or group fields; a message with one is refused.
  */
 public final class OtlpJsonWriter {
 
-    private static final JsonFactory FACTORY = new JsonFactory();
-    private static final HexFormat HEX = HexFormat.of();
+    private static final Set<String> HEX_IDS = Set.of("trace_id", "span_id", "parent_span_id", "profile_id");
+    private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final ConcurrentHashMap<Descriptor, Field[]> PLANS = new ConcurrentHashMap<>();
 
     private OtlpJsonWriter() {}
 
-    public static byte[] write(ExportTraceServiceRequest req) {
-        ByteArrayOutputStream bos = new ByteArrayOutputStream(4096);
-        try (JsonGenerator g = FACTORY.createGenerator(bos)) {
-            g.writeStartObject();
-            g.writeArrayFieldStart("resourceSpans");
-            for (ResourceSpans rs : req.getResourceSpansList()) {
-                g.writeStartObject();
-                g.writeObjectFieldStart("resource");
-                attributes(g, rs.getResource().getAttributesList());
-                g.writeEndObject();
-                g.writeArrayFieldStart("scopeSpans");
-                for (ScopeSpans ss : rs.getScopeSpansList()) {
-                    g.writeStartObject();
-                    g.writeObjectFieldStart("scope");
-                    stringField(g, "name", ss.getScope().getName());
-                    stringField(g, "version", ss.getScope().getVersion());
-                    attributes(g, ss.getScope().getAttributesList());
-                    g.writeEndObject();
-                    g.writeArrayFieldStart("spans");
-                    for (Span s : ss.getSpansList()) {
-                        span(g, s);
+    /** {@code m} as OTLP/JSON, UTF-8. */
+    public static byte[] write(Message m) {
+        Out out = new Out(4096);
+        message(out, m);
+        return out.toByteArray();
+    }
+
+    private enum Kind { INT32, UINT32, INT64, UINT64, DOUBLE, BOOL, STRING, BYTES, HEX, ENUM, MESSAGE }
+
+    /** One field, with what writing it needs worked out once per message type. */
+    private static final class Field {
+        final FieldDescriptor fd;
+        final byte[] key; // "jsonName":
+        final Kind kind;
+        final boolean repeated;
+        final boolean presence; // oneof member or proto3 optional: written when set
+        final boolean always; // singular message outside a oneof: always written
+
+        Field(FieldDescriptor fd) {
+            this.fd = fd;
+            this.key = ('"' + fd.getJsonName() + "\":").getBytes(StandardCharsets.UTF_8);
+            this.kind = kind(fd);
+            this.repeated = fd.isRepeated();
+            boolean inOneof = fd.getContainingOneof() != null;
+            this.always = !repeated && kind == Kind.MESSAGE && !inOneof;
+            this.presence = !repeated && !always && fd.hasPresence();
+        }
+
+        private static Kind kind(FieldDescriptor fd) {
+            if (fd.isMapField()) {
+                throw new IllegalArgumentException(fd.getFullName() + ": map fields are not OTLP");
+            }
+            switch (fd.getType()) {
+                case INT32:
+                case SINT32:
+                case SFIXED32:
+                    return Kind.INT32;
+                case UINT32:
+                case FIXED32:
+                    return Kind.UINT32;
+                case INT64:
+                case SINT64:
+                case SFIXED64:
+                    return Kind.INT64;
+                case UINT64:
+                case FIXED64:
+                    return Kind.UINT64;
+                case DOUBLE:
+                    return Kind.DOUBLE;
+                case BOOL:
+                    return Kind.BOOL;
+                case STRING:
+                    return Kind.STRING;
+                case BYTES:
+                    return HEX_IDS.contains(fd.getName()) ? Kind.HEX : Kind.BYTES;
+                case ENUM:
+                    return Kind.ENUM;
+                case MESSAGE:
+                    return Kind.MESSAGE;
+                default:
+                    throw new IllegalArgumentException(fd.getFullName() + ": " + fd.getType() + " fields are not OTLP");
+            }
+        }
+    }
+
+    private static Field[] plan(Descriptor d) {
+        Field[] p = PLANS.get(d);
+        if (p == null) {
+            p = d.getFields().stream().map(Field::new).toArray(Field[]::new);
+            collectorOrder(p);
+            PLANS.putIfAbsent(d, p);
+        }
+        return p;
+    }
+
+    /**
+     * Fields go in declaration order, except that the Collector writes {@code trace_id} before
+     * {@code span_id} everywhere, while Exemplar declares them the other way round.
+     */
+    private static void collectorOrder(Field[] p) {
+        int trace = -1;
+        int span = -1;
+        for (int i = 0; i < p.length; i++) {
+            trace = p[i].fd.getName().equals("trace_id") ? i : trace;
+            span = p[i].fd.getName().equals("span_id") ? i : span;
+        }
+        if (trace >= 0 && span >= 0 && span < trace) {
+            Field f = p[span];
+            p[span] = p[trace];
+            p[trace] = f;
+        }
+    }
+
+    private static void message(Out out, Message m) {
+        out.raw('{');
+        boolean first = true;
+        for (Field f : plan(m.getDescriptorForType())) {
+            if (f.repeated) {
+                int n = m.getRepeatedFieldCount(f.fd);
+                if (n == 0) {
+                    continue;
+                }
+                first = key(out, f, first);
+                out.raw('[');
+                for (int i = 0; i < n; i++) {
+                    if (i > 0) {
+                        out.raw(',');
                     }
-                    g.writeEndArray();
-                    stringField(g, "schemaUrl", ss.getSchemaUrl());
-                    g.writeEndObject();
+                    value(out, f.kind, m.getRepeatedField(f.fd, i));
                 }
-                g.writeEndArray();
-                stringField(g, "schemaUrl", rs.getSchemaUrl());
-                g.writeEndObject();
+                out.raw(']');
+            } else if (f.always || (f.presence ? m.hasField(f.fd) : !isDefault(f.kind, m.getField(f.fd)))) {
+                first = key(out, f, first);
+                value(out, f.kind, m.getField(f.fd));
             }
-            g.writeEndArray();
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
-        return bos.toByteArray();
+        out.raw('}');
     }
 
-    private static void span(JsonGenerator g, Span s) throws IOException {
-        g.writeStartObject();
-        idField(g, "traceId", s.getTraceId());
-        idField(g, "spanId", s.getSpanId());
-        stringField(g, "traceState", s.getTraceState());
-        idField(g, "parentSpanId", s.getParentSpanId());
-        if (s.getFlags() != 0) {
-            g.writeNumberField("flags", s.getFlags());
+    private static boolean key(Out out, Field f, boolean first) {
+        if (!first) {
+            out.raw(',');
         }
-        stringField(g, "name", s.getName());
-        if (s.getKindValue() != 0) {
-            g.writeNumberField("kind", s.getKindValue());
-        }
-        g.writeStringField("startTimeUnixNano", Long.toUnsignedString(s.getStartTimeUnixNano()));
-        g.writeStringField("endTimeUnixNano", Long.toUnsignedString(s.getEndTimeUnixNano()));
-        attributes(g, s.getAttributesList());
-        if (s.getEventsCount() > 0) {
-            g.writeArrayFieldStart("events");
-            for (Span.Event e : s.getEventsList()) {
-                g.writeStartObject();
-                g.writeStringField("timeUnixNano", Long.toUnsignedString(e.getTimeUnixNano()));
-                stringField(g, "name", e.getName());
-                attributes(g, e.getAttributesList());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-        }
-        if (s.getLinksCount() > 0) {
-            g.writeArrayFieldStart("links");
-            for (Span.Link l : s.getLinksList()) {
-                g.writeStartObject();
-                idField(g, "traceId", l.getTraceId());
-                idField(g, "spanId", l.getSpanId());
-                stringField(g, "traceState", l.getTraceState());
-                attributes(g, l.getAttributesList());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-        }
-        g.writeObjectFieldStart("status");
-        stringField(g, "message", s.getStatus().getMessage());
-        if (s.getStatus().getCodeValue() != 0) {
-            g.writeNumberField("code", s.getStatus().getCodeValue());
-        }
-        g.writeEndObject();
-        g.writeEndObject();
+        out.raw(f.key);
+        return false;
     }
 
-    private static void attributes(JsonGenerator g, List<KeyValue> attrs) throws IOException {
-        if (attrs.isEmpty()) {
-            return;
+    private static boolean isDefault(Kind kind, Object v) {
+        switch (kind) {
+            case INT32:
+            case UINT32:
+                return (Integer) v == 0;
+            case INT64:
+            case UINT64:
+                return (Long) v == 0L;
+            case DOUBLE:
+                return (Double) v == 0.0; // -0 too, as Go's != 0 test
+            case BOOL:
+                return !(Boolean) v;
+            case STRING:
+                return ((String) v).isEmpty();
+            case BYTES:
+            case HEX:
+                return ((ByteString) v).isEmpty();
+            case ENUM:
+                return ((EnumValueDescriptor) v).getNumber() == 0;
+            default:
+                return false;
         }
-        g.writeArrayFieldStart("attributes");
-        for (KeyValue kv : attrs) {
-            keyValue(g, kv);
-        }
-        g.writeEndArray();
     }
 
-    private static void keyValue(JsonGenerator g, KeyValue kv) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("key", kv.getKey());
-        g.writeFieldName("value");
-        anyValue(g, kv.getValue());
-        g.writeEndObject();
-    }
-
-    private static void anyValue(JsonGenerator g, AnyValue v) throws IOException {
-        g.writeStartObject();
-        switch (v.getValueCase()) {
-            case STRING_VALUE:
-                g.writeStringField("stringValue", v.getStringValue());
+    private static void value(Out out, Kind kind, Object v) {
+        switch (kind) {
+            case INT32:
+                out.ascii(Integer.toString((Integer) v));
                 break;
-            case BOOL_VALUE:
-                g.writeBooleanField("boolValue", v.getBoolValue());
+            case UINT32:
+                out.ascii(Integer.toUnsignedString((Integer) v));
                 break;
-            case INT_VALUE:
-                g.writeStringField("intValue", Long.toString(v.getIntValue()));
+            case INT64:
+                out.raw('"').ascii(Long.toString((Long) v)).raw('"');
                 break;
-            case DOUBLE_VALUE:
-                double d = v.getDoubleValue();
-                if (Double.isNaN(d)) {
-                    g.writeStringField("doubleValue", "NaN");
-                } else if (Double.isInfinite(d)) {
-                    g.writeStringField("doubleValue", d > 0 ? "Infinity" : "-Infinity");
-                } else {
-                    g.writeNumberField("doubleValue", d);
-                }
+            case UINT64:
+                out.raw('"').ascii(Long.toUnsignedString((Long) v)).raw('"');
                 break;
-            case BYTES_VALUE:
-                g.writeStringField("bytesValue", Base64.getEncoder().encodeToString(v.getBytesValue().toByteArray()));
+            case DOUBLE:
+                dbl(out, (Double) v);
                 break;
-            case ARRAY_VALUE:
-                g.writeObjectFieldStart("arrayValue");
-                g.writeArrayFieldStart("values");
-                for (AnyValue e : v.getArrayValue().getValuesList()) {
-                    anyValue(g, e);
-                }
-                g.writeEndArray();
-                g.writeEndObject();
+            case BOOL:
+                out.ascii((Boolean) v ? "true" : "false");
                 break;
-            case KVLIST_VALUE:
-                g.writeObjectFieldStart("kvlistValue");
-                g.writeArrayFieldStart("values");
-                for (KeyValue e : v.getKvlistValue().getValuesList()) {
-                    keyValue(g, e);
-                }
-                g.writeEndArray();
-                g.writeEndObject();
+            case STRING:
+                out.string((String) v);
+                break;
+            case BYTES:
+                out.raw('"').ascii(Base64.getEncoder().encodeToString(((ByteString) v).toByteArray())).raw('"');
+                break;
+            case HEX:
+                out.hex((ByteString) v);
+                break;
+            case ENUM:
+                out.ascii(Integer.toString(((EnumValueDescriptor) v).getNumber()));
                 break;
             default:
+                message(out, (Message) v);
                 break;
         }
-        g.writeEndObject();
     }
 
-    private static void idField(JsonGenerator g, String name, ByteString id) throws IOException {
-        if (!id.isEmpty()) {
-            g.writeStringField(name, HEX.formatHex(id.toByteArray()));
+    private static void dbl(Out out, double d) {
+        if (Double.isNaN(d)) {
+            out.ascii("\"NaN\"");
+        } else if (Double.isInfinite(d)) {
+            out.ascii(d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+        } else {
+            out.ascii(GoFloat.es6(d));
         }
     }
 
-    private static void stringField(JsonGenerator g, String name, String v) throws IOException {
-        if (!v.isEmpty()) {
-            g.writeStringField(name, v);
+    /** A growable UTF-8 buffer. */
+    private static final class Out {
+        private byte[] buf;
+        private int len;
+
+        Out(int capacity) {
+            buf = new byte[capacity];
+        }
+
+        private void ensure(int extra) {
+            if (len + extra > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + extra));
+            }
+        }
+
+        Out raw(char c) {
+            ensure(1);
+            buf[len++] = (byte) c;
+            return this;
+        }
+
+        Out raw(byte[] b) {
+            ensure(b.length);
+            System.arraycopy(b, 0, buf, len, b.length);
+            len += b.length;
+            return this;
+        }
+
+        Out ascii(String s) {
+            int n = s.length();
+            ensure(n);
+            for (int i = 0; i < n; i++) {
+                buf[len++] = (byte) s.charAt(i);
+            }
+            return this;
+        }
+
+        void hex(ByteString id) {
+            int n = id.size();
+            ensure(2 * n + 2);
+            buf[len++] = '"';
+            for (int i = 0; i < n; i++) {
+                int b = id.byteAt(i) & 0xff;
+                buf[len++] = HEX_DIGITS[b >>> 4];
+                buf[len++] = HEX_DIGITS[b & 0xf];
+            }
+            buf[len++] = '"';
+        }
+
+        /** A JSON string the way json-iterator's {@code WriteString} escapes it. */
+        void string(String s) {
+            int n = s.length();
+            ensure(6 * n + 2); // at most 6 bytes a char (a control character escaped)
+            buf[len++] = '"';
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                if (c < 0x80) {
+                    if (c >= 0x20 && c != '"' && c != '\\') {
+                        buf[len++] = (byte) c;
+                    } else {
+                        buf[len++] = '\\';
+                        switch (c) {
+                            case '"':
+                            case '\\':
+                                buf[len++] = (byte) c;
+                                break;
+                            case '\n':
+                                buf[len++] = 'n';
+                                break;
+                            case '\r':
+                                buf[len++] = 'r';
+                                break;
+                            case '\t':
+                                buf[len++] = 't';
+                                break;
+                            default:
+                                buf[len++] = 'u';
+                                buf[len++] = '0';
+                                buf[len++] = '0';
+                                buf[len++] = HEX_DIGITS[c >>> 4];
+                                buf[len++] = HEX_DIGITS[c & 0xf];
+                                break;
+                        }
+                    }
+                } else if (c < 0x800) {
+                    buf[len++] = (byte) (0xc0 | (c >>> 6));
+                    buf[len++] = (byte) (0x80 | (c & 0x3f));
+                } else if (Character.isSurrogate(c)) {
+                    if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        int cp = Character.toCodePoint(c, s.charAt(++i));
+                        buf[len++] = (byte) (0xf0 | (cp >>> 18));
+                        buf[len++] = (byte) (0x80 | ((cp >>> 12) & 0x3f));
+                        buf[len++] = (byte) (0x80 | ((cp >>> 6) & 0x3f));
+                        buf[len++] = (byte) (0x80 | (cp & 0x3f));
+                    } else {
+                        // protobuf encodes a lone surrogate as '?', so that is what the Collector would see
+                        buf[len++] = '?';
+                    }
+                } else {
+                    buf[len++] = (byte) (0xe0 | (c >>> 12));
+                    buf[len++] = (byte) (0x80 | ((c >>> 6) & 0x3f));
+                    buf[len++] = (byte) (0x80 | (c & 0x3f));
+                }
+            }
+            buf[len++] = '"';
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(buf, len);
         }
     }
 }

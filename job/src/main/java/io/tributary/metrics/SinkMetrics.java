@@ -9,9 +9,11 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The sink's metrics, registered under the task's {@code tributary} group. Names are documented
- * in the README; they are part of the interface dashboards depend on. Updated from the writer
- * thread and from sender threads, so every metric here is thread-safe.
+ * The sink's metrics, registered under the task's {@code tributary} group, and per table under
+ * its {@code table} key group ({@code rowsWritten}, {@code batchesSent}, {@code bytesUncompressed},
+ * {@code bytesCompressed}, {@code rowsBuffered}). Names are documented in the README; they are part
+ * of the interface dashboards depend on. Updated from the writer thread and from sender threads,
+ * so every metric here is thread-safe.
  */
 public final class SinkMetrics {
 
@@ -25,12 +27,19 @@ public final class SinkMetrics {
     public final Counter bytesCompressed;
     /** INSERT attempts that failed and were retried. */
     public final Counter retries;
+    private final MetricGroup group;
+    private final java.util.List<String> tableNames;
     private final Histogram insertLatencyMs;
     private final Histogram batchRows;
     private final AtomicLong rowsBuffered = new AtomicLong();
     private final AtomicLong inFlight = new AtomicLong();
+    private final TableMetrics[] tables;
 
-    public SinkMetrics(MetricGroup group) {
+    /** @param tableNames the sink's tables, by index; a table group is registered on first use */
+    public SinkMetrics(MetricGroup group, java.util.List<String> tableNames) {
+        this.group = group;
+        this.tableNames = tableNames;
+        this.tables = new TableMetrics[tableNames.size()];
         rowsWritten = group.counter("rowsWritten", new ThreadSafeSimpleCounter());
         batchesSent = group.counter("batchesSent", new ThreadSafeSimpleCounter());
         bytesUncompressed = group.counter("bytesUncompressed", new ThreadSafeSimpleCounter());
@@ -42,8 +51,9 @@ public final class SinkMetrics {
         group.gauge("insertsInFlight", inFlight::get);
     }
 
-    public void buffered(long delta) {
+    public void buffered(int table, long delta) {
         rowsBuffered.addAndGet(delta);
+        table(table).rowsBuffered.addAndGet(delta);
     }
 
     public void inFlight(long delta) {
@@ -51,12 +61,43 @@ public final class SinkMetrics {
     }
 
     /** Records an accepted batch. */
-    public synchronized void sent(int rows, long uncompressed, long compressed, long latencyMs) {
+    public synchronized void sent(int table, int rows, long uncompressed, long compressed, long latencyMs) {
+        TableMetrics t = table(table);
+        t.rowsWritten.inc(rows);
+        t.batchesSent.inc();
+        t.bytesUncompressed.inc(uncompressed);
+        t.bytesCompressed.inc(compressed);
         rowsWritten.inc(rows);
         batchesSent.inc();
         bytesUncompressed.inc(uncompressed);
         bytesCompressed.inc(compressed);
         insertLatencyMs.update(latencyMs);
         batchRows.update(rows);
+    }
+
+    private synchronized TableMetrics table(int table) {
+        TableMetrics t = tables[table];
+        if (t == null) {
+            t = new TableMetrics(group.addGroup("table", tableNames.get(table)));
+            tables[table] = t;
+        }
+        return t;
+    }
+
+    /** One table's share. */
+    private static final class TableMetrics {
+        final Counter rowsWritten;
+        final Counter batchesSent;
+        final Counter bytesUncompressed;
+        final Counter bytesCompressed;
+        final AtomicLong rowsBuffered = new AtomicLong();
+
+        TableMetrics(MetricGroup g) {
+            rowsWritten = g.counter("rowsWritten", new ThreadSafeSimpleCounter());
+            batchesSent = g.counter("batchesSent", new ThreadSafeSimpleCounter());
+            bytesUncompressed = g.counter("bytesUncompressed", new ThreadSafeSimpleCounter());
+            bytesCompressed = g.counter("bytesCompressed", new ThreadSafeSimpleCounter());
+            g.gauge("rowsBuffered", rowsBuffered::get);
+        }
     }
 }

@@ -14,6 +14,7 @@ import java.util.List;
  *     empty for ALIAS and MATERIALIZED columns, which are never written)
  * @param defaultExpression {@code ALIAS expr} or {@code MATERIALIZED expr}, or ""
  * @param writer encodes the value(s) for {@code insertNames}, in that order; null when not written
+ * @param comment the {@code COMMENT} text, or ""
  */
 public record Column<R>(
         String name,
@@ -21,7 +22,17 @@ public record Column<R>(
         String codec,
         List<String> insertNames,
         String defaultExpression,
-        ColumnWriter<R> writer) {
+        ColumnWriter<R> writer,
+        String comment) {
+
+    Column(String name, String type, String codec, List<String> insertNames, String defaultExpression, ColumnWriter<R> writer) {
+        this(name, type, codec, insertNames, defaultExpression, writer, "");
+    }
+
+    /** This column with a {@code COMMENT}. */
+    public Column<R> comment(String text) {
+        return new Column<>(name, type, codec, insertNames, defaultExpression, writer, text);
+    }
 
     /** True when the sink writes this column (not ALIAS or MATERIALIZED). */
     public boolean isWritten() {

@@ -1,11 +1,15 @@
 package io.tributary.schema;
 
 import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.transcode.Attributes;
 import io.tributary.transcode.StringMap;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 
 /**
@@ -15,6 +19,7 @@ import java.util.function.ToLongFunction;
 public final class Columns {
 
     static final String STRING_MAP = "Map(LowCardinality(String), String)";
+    static final String KEYS = "Array(LowCardinality(String))";
 
     private Columns() {}
 
@@ -44,8 +49,84 @@ public final class Columns {
         return written(name, "UInt64", codec, (r, out) -> out.writeUInt64(value.applyAsLong(r)));
     }
 
-    public static <R> Column<R> stringMap(String name, String codec, Function<R, StringMap> value) {
-        return written(name, STRING_MAP, codec, (r, out) -> writeStringMap(out, value.apply(r)));
+    /** {@code DateTime}: seconds since the epoch as UInt32, from nanoseconds (truncated, as Go's Unix()). */
+    public static <R> Column<R> dateTimeFromNanos(String name, String codec, ToLongFunction<R> epochNanos) {
+        return written(
+                name,
+                "DateTime",
+                codec,
+                (r, out) -> out.writeInt32((int) Long.divideUnsigned(epochNanos.applyAsLong(r), 1_000_000_000L)));
+    }
+
+    public static <R> Column<R> uint8(String name, String codec, ToIntFunction<R> value) {
+        return written(name, "UInt8", codec, (r, out) -> out.writeUInt8(value.applyAsInt(r)));
+    }
+
+    public static <R> Column<R> uint32(String name, String codec, ToIntFunction<R> value) {
+        return written(name, "UInt32", codec, (r, out) -> out.writeInt32(value.applyAsInt(r)));
+    }
+
+    public static <R> Column<R> int32(String name, String codec, ToIntFunction<R> value) {
+        return written(name, "Int32", codec, (r, out) -> out.writeInt32(value.applyAsInt(r)));
+    }
+
+    public static <R> Column<R> float64(String name, String codec, ToDoubleFunction<R> value) {
+        return written(name, "Float64", codec, (r, out) -> out.writeFloat64(value.applyAsDouble(r)));
+    }
+
+    /** {@code Boolean} (an alias of Bool): one byte. */
+    public static <R> Column<R> bool(String name, String codec, Predicate<R> value) {
+        return written(name, "Boolean", codec, (r, out) -> out.writeBool(value.test(r)));
+    }
+
+    /** {@code Array(UInt64)}. */
+    public static <R> Column<R> uint64Array(String name, String codec, Function<R, List<Long>> value) {
+        return written(
+                name,
+                "Array(UInt64)",
+                codec,
+                (r, out) -> {
+                    List<Long> v = value.apply(r);
+                    out.writeArrayLength(v.size());
+                    for (int i = 0, n = v.size(); i < n; i++) {
+                        out.writeUInt64(v.get(i));
+                    }
+                });
+    }
+
+    /** {@code Array(Float64)}. */
+    public static <R> Column<R> float64Array(String name, String codec, Function<R, List<Double>> value) {
+        return written(
+                name,
+                "Array(Float64)",
+                codec,
+                (r, out) -> {
+                    List<Double> v = value.apply(r);
+                    out.writeArrayLength(v.size());
+                    for (int i = 0, n = v.size(); i < n; i++) {
+                        out.writeFloat64(v.get(i));
+                    }
+                });
+    }
+
+    /**
+     * An attributes column in the table's flavour: {@code Map(LowCardinality(String), String)}
+     * for {@code map}; for {@code json} a {@code JSON} column in native binary encoding followed by
+     * its {@code <name>Keys Array(LowCardinality(String))} column.
+     */
+    public static <R> List<Column<R>> attributes(
+            String name, String codec, SchemaFlavor flavor, Function<R, Attributes> value) {
+        if (flavor == SchemaFlavor.MAP) {
+            return List.of(written(name, STRING_MAP, codec, (r, out) -> writeStringMap(out, value.apply(r).asStringMap())));
+        }
+        return List.of(
+                written(name, "JSON", codec, (r, out) -> value.apply(r).writeJson(out)),
+                written(name + "Keys", KEYS, codec, (r, out) -> value.apply(r).writeJsonKeys(out)));
+    }
+
+    /** A {@code MATERIALIZED} column: declared in the DDL, computed by ClickHouse, never written. */
+    public static <R> Column<R> materialized(String name, String type, String codec, String expression) {
+        return new Column<>(name, type, codec, List.of(), "MATERIALIZED " + expression, null);
     }
 
     /** An {@code ALIAS} column: declared in the DDL, computed by ClickHouse, never written. */
@@ -114,10 +195,31 @@ public final class Columns {
                 (r, i, out) -> out.writeLowCardinalityString(value.get(r, i)));
     }
 
-    public static <R> NestedField<R> nestedStringMap(
-            String name, IndexedValue<R, StringMap> value) {
+    /** Attributes inside a Nested column: a Map, or for {@code json} a JSON value (no keys column). */
+    public static <R> NestedField<R> nestedAttributes(
+            String name, SchemaFlavor flavor, IndexedValue<R, Attributes> value) {
+        if (flavor == SchemaFlavor.MAP) {
+            return new NestedField<>(
+                    name, STRING_MAP, (r, i, out) -> writeStringMap(out, value.get(r, i).asStringMap()));
+        }
+        return new NestedField<>(name, "JSON", (r, i, out) -> value.get(r, i).writeJson(out));
+    }
+
+    public static <R> NestedField<R> nestedFloat64(String name, IndexedDouble<R> value) {
+        return new NestedField<>(name, "Float64", (r, i, out) -> out.writeFloat64(value.get(r, i)));
+    }
+
+    public static <R> NestedField<R> nestedDateTimeFromNanos(String name, IndexedLong<R> epochNanos) {
         return new NestedField<>(
-                name, STRING_MAP, (r, i, out) -> writeStringMap(out, value.get(r, i)));
+                name,
+                "DateTime",
+                (r, i, out) -> out.writeInt32((int) Long.divideUnsigned(epochNanos.get(r, i), 1_000_000_000L)));
+    }
+
+    /** Element {@code i} of a row's nested floating-point field. */
+    @FunctionalInterface
+    public interface IndexedDouble<R> {
+        double get(R row, int i);
     }
 
     /** Element {@code i} of a row's nested field. */

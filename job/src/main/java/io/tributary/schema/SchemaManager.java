@@ -1,5 +1,7 @@
 package io.tributary.schema;
 
+import io.tributary.config.TributaryConfig;
+import io.tributary.config.TributaryOptions;
 import io.tributary.sink.ClickHouseClient;
 import io.tributary.sink.ClickHouseEndpoint;
 
@@ -7,37 +9,54 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-/** Creates the database and tables the job writes, if missing. */
+/** Creates the database and the tables of the signals that run, if missing. */
 public final class SchemaManager {
 
     private SchemaManager() {}
 
-    /** Every statement, in order, that {@link #create} runs. */
-    public static List<String> statements(
-            String database, String tracesTable, TableEngine engine, Duration ttl) {
+    /**
+     * Every statement, in order, that {@link #create} runs: the database, then the tables of each
+     * signal the config runs, in the config's schema flavour.
+     */
+    public static List<String> statements(TributaryConfig config, TableEngine engine, Duration ttl) {
+        String db = config.get(TributaryOptions.CLICKHOUSE_DATABASE);
+        SchemaFlavor flavor = config.get(TributaryOptions.CLICKHOUSE_SCHEMA);
         List<String> out = new ArrayList<>();
-        out.add("CREATE DATABASE IF NOT EXISTS " + Sql.ident(database));
-        out.addAll(TracesSchema.createStatements(database, tracesTable, engine, ttl));
+        out.add("CREATE DATABASE IF NOT EXISTS " + Sql.ident(db));
+        for (OtelTable t : OtelTable.values()) {
+            if (!config.signals().contains(t.signal())) {
+                continue;
+            }
+            if (t == OtelTable.TRACES) {
+                out.addAll(TracesSchema.createStatements(db, t.name(config), flavor, engine, ttl));
+            } else {
+                out.add(t.schema(flavor).createTableSql(db, t.name(config), engine, ttl));
+            }
+        }
         return out;
     }
 
     /** The statements as one SQL script, each ending with ';' (what {@code schema print} shows). */
-    public static String script(String database, String tracesTable, TableEngine engine, Duration ttl) {
+    public static String script(TributaryConfig config, TableEngine engine, Duration ttl) {
         StringBuilder sb = new StringBuilder();
-        for (String sql : statements(database, tracesTable, engine, ttl)) {
+        for (String sql : statements(config, engine, ttl)) {
             sb.append(sql.strip()).append(";\n\n");
         }
         return sb.toString();
     }
 
     /** Runs {@link #statements} against the server. */
-    public static void create(
-            ClickHouseEndpoint endpoint, String database, String tracesTable, TableEngine engine, Duration ttl)
+    public static void create(ClickHouseEndpoint endpoint, TributaryConfig config, TableEngine engine, Duration ttl)
             throws IOException, InterruptedException {
         ClickHouseClient client = new ClickHouseClient(endpoint, Duration.ofMinutes(1));
-        for (String sql : statements(database, tracesTable, engine, ttl)) {
-            client.execute(sql);
+        Map<String, String> settings =
+                config.get(TributaryOptions.CLICKHOUSE_SCHEMA) == SchemaFlavor.JSON
+                        ? Map.of("enable_json_type", "1")
+                        : Map.of();
+        for (String sql : statements(config, engine, ttl)) {
+            client.execute(sql, settings);
         }
     }
 }

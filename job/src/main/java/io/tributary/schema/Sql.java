@@ -12,6 +12,16 @@ public final class Sql {
         return '`' + name.replace("\\", "\\\\").replace("`", "\\`") + '`';
     }
 
+    /** A column name as the DDL writes it: bare when it is a plain identifier, else backquoted. */
+    public static String columnName(String name) {
+        return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? name : ident(name);
+    }
+
+    /** A single-quoted SQL string literal. */
+    public static String string(String s) {
+        return '\'' + s.replace("\\", "\\\\").replace("'", "\\'") + '\'';
+    }
+
     /** {@code `db`.`table`}. */
     public static String qualified(String database, String table) {
         return ident(database) + "." + ident(table);

@@ -85,9 +85,12 @@ public final class TableSchema<R> {
         sb.append("CREATE TABLE IF NOT EXISTS ").append(Sql.qualified(database, table)).append(" (\n");
         List<String> items = new ArrayList<>();
         for (Column<R> c : columns) {
-            StringBuilder line = new StringBuilder("    ").append(c.name()).append(' ').append(c.type());
+            StringBuilder line = new StringBuilder("    ").append(Sql.columnName(c.name())).append(' ').append(c.type());
             if (!c.defaultExpression().isEmpty()) {
                 line.append(' ').append(c.defaultExpression());
+            }
+            if (!c.comment().isEmpty()) {
+                line.append(" COMMENT ").append(Sql.string(c.comment()));
             }
             if (!c.codec().isEmpty()) {
                 line.append(' ').append(c.codec());
@@ -127,6 +130,12 @@ public final class TableSchema<R> {
 
         public Builder<R> column(Column<R> c) {
             columns.add(c);
+            return this;
+        }
+
+        /** Several columns in order (e.g. a JSON attributes column and its keys column). */
+        public Builder<R> columns(List<Column<R>> cs) {
+            columns.addAll(cs);
             return this;
         }
 

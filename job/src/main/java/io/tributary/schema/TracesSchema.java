@@ -1,15 +1,15 @@
 package io.tributary.schema;
 
 import static io.tributary.schema.Columns.alias;
+import static io.tributary.schema.Columns.attributes;
+import static io.tributary.schema.Columns.nestedAttributes;
 import static io.tributary.schema.Columns.dateTime64Nanos;
 import static io.tributary.schema.Columns.lowCardinalityString;
 import static io.tributary.schema.Columns.nested;
 import static io.tributary.schema.Columns.nestedDateTime64Nanos;
 import static io.tributary.schema.Columns.nestedLowCardinalityString;
 import static io.tributary.schema.Columns.nestedString;
-import static io.tributary.schema.Columns.nestedStringMap;
 import static io.tributary.schema.Columns.string;
-import static io.tributary.schema.Columns.stringMap;
 import static io.tributary.schema.Columns.uint64;
 
 import io.tributary.transcode.SpanRow;
@@ -21,8 +21,8 @@ import java.util.List;
 /**
  * {@code otel_traces} and its trace-id lookup table and view, as the OpenTelemetry Collector
  * contrib {@code clickhouseexporter} creates them ({@code internal/sqltemplates/traces_table.sql},
- * {@code traces_id_ts_lookup_table.sql}, {@code traces_id_ts_lookup_mv.sql}; non-JSON flavour,
- * bloom-filter indexes).
+ * {@code traces_id_ts_lookup_table.sql}, {@code traces_id_ts_lookup_mv.sql}, bloom-filter
+ * indexes; {@code traces_json_table.sql} with the attribute keys columns for the JSON flavour).
  */
 public final class TracesSchema {
 
@@ -31,8 +31,8 @@ public final class TracesSchema {
 
     private static final String ZSTD = "CODEC(ZSTD(1))";
 
-    /** The spans table. Column order is the exporter's. */
-    public static final TableSchema<SpanRow> TABLE =
+    /** The spans table, map flavour. Column order is the exporter's. */
+    public static final TableSchema<SpanRow> MAP_TABLE =
             TableSchema.<SpanRow>builder()
                     .column(dateTime64Nanos("Timestamp", "CODEC(Delta(8), ZSTD(1))", SpanRow::timestampNanos))
                     .column(string("TraceId", ZSTD, SpanRow::traceId))
@@ -42,10 +42,10 @@ public final class TracesSchema {
                     .column(lowCardinalityString("SpanName", ZSTD, SpanRow::spanName))
                     .column(lowCardinalityString("SpanKind", ZSTD, SpanRow::spanKind))
                     .column(lowCardinalityString("ServiceName", ZSTD, SpanRow::serviceName))
-                    .column(stringMap("ResourceAttributes", ZSTD, SpanRow::resourceAttributes))
+                    .columns(attributes("ResourceAttributes", ZSTD, SchemaFlavor.MAP, SpanRow::resourceAttributes))
                     .column(string("ScopeName", ZSTD, SpanRow::scopeName))
                     .column(string("ScopeVersion", ZSTD, SpanRow::scopeVersion))
-                    .column(stringMap("SpanAttributes", ZSTD, SpanRow::spanAttributes))
+                    .columns(attributes("SpanAttributes", ZSTD, SchemaFlavor.MAP, SpanRow::spanAttributes))
                     .column(uint64("Duration", "CODEC(T64, ZSTD(1))", SpanRow::durationNanos))
                     .column(lowCardinalityString("StatusCode", ZSTD, SpanRow::statusCode))
                     .column(string("StatusMessage", ZSTD, SpanRow::statusMessage))
@@ -56,7 +56,7 @@ public final class TracesSchema {
                                     SpanRow::eventCount,
                                     nestedDateTime64Nanos("Timestamp", SpanRow::eventTimestampNanos),
                                     nestedLowCardinalityString("Name", SpanRow::eventName),
-                                    nestedStringMap("Attributes", SpanRow::eventAttributes)))
+                                    nestedAttributes("Attributes", SchemaFlavor.MAP, SpanRow::eventAttributes)))
                     .column(
                             nested(
                                     "Links",
@@ -65,7 +65,7 @@ public final class TracesSchema {
                                     nestedString("TraceId", SpanRow::linkTraceId),
                                     nestedString("SpanId", SpanRow::linkSpanId),
                                     nestedString("TraceState", SpanRow::linkTraceState),
-                                    nestedStringMap("Attributes", SpanRow::linkAttributes)))
+                                    nestedAttributes("Attributes", SchemaFlavor.MAP, SpanRow::linkAttributes)))
                     .column(
                             alias(
                                     "ResourceAttributeItems",
@@ -90,7 +90,59 @@ public final class TracesSchema {
                     .settings("index_granularity = 8192, ttl_only_drop_parts = 1")
                     .build();
 
+    /**
+     * The spans table, JSON flavour: attributes in {@code JSON} columns plus {@code
+     * ResourceAttributesKeys} and {@code SpanAttributesKeys}; no ALIAS columns.
+     */
+    public static final TableSchema<SpanRow> JSON_TABLE =
+            TableSchema.<SpanRow>builder()
+                    .column(dateTime64Nanos("Timestamp", "CODEC(Delta, ZSTD(1))", SpanRow::timestampNanos))
+                    .column(string("TraceId", ZSTD, SpanRow::traceId))
+                    .column(string("SpanId", ZSTD, SpanRow::spanId))
+                    .column(string("ParentSpanId", ZSTD, SpanRow::parentSpanId))
+                    .column(string("TraceState", ZSTD, SpanRow::traceState))
+                    .column(lowCardinalityString("SpanName", ZSTD, SpanRow::spanName))
+                    .column(lowCardinalityString("SpanKind", ZSTD, SpanRow::spanKind))
+                    .column(lowCardinalityString("ServiceName", ZSTD, SpanRow::serviceName))
+                    .columns(attributes("ResourceAttributes", ZSTD, SchemaFlavor.JSON, SpanRow::resourceAttributes))
+                    .column(string("ScopeName", ZSTD, SpanRow::scopeName))
+                    .column(string("ScopeVersion", ZSTD, SpanRow::scopeVersion))
+                    .columns(attributes("SpanAttributes", ZSTD, SchemaFlavor.JSON, SpanRow::spanAttributes))
+                    .column(uint64("Duration", ZSTD, SpanRow::durationNanos))
+                    .column(lowCardinalityString("StatusCode", ZSTD, SpanRow::statusCode))
+                    .column(string("StatusMessage", ZSTD, SpanRow::statusMessage))
+                    .column(
+                            nested(
+                                    "Events",
+                                    ZSTD,
+                                    SpanRow::eventCount,
+                                    nestedDateTime64Nanos("Timestamp", SpanRow::eventTimestampNanos),
+                                    nestedLowCardinalityString("Name", SpanRow::eventName),
+                                    nestedAttributes("Attributes", SchemaFlavor.JSON, SpanRow::eventAttributes)))
+                    .column(
+                            nested(
+                                    "Links",
+                                    ZSTD,
+                                    SpanRow::linkCount,
+                                    nestedString("TraceId", SpanRow::linkTraceId),
+                                    nestedString("SpanId", SpanRow::linkSpanId),
+                                    nestedString("TraceState", SpanRow::linkTraceState),
+                                    nestedAttributes("Attributes", SchemaFlavor.JSON, SpanRow::linkAttributes)))
+                    .index("idx_res_attr_keys ResourceAttributesKeys TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_span_attr_keys SpanAttributesKeys TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_duration Duration TYPE minmax GRANULARITY 1")
+                    .partitionBy("toDate(Timestamp)")
+                    .orderBy("(ServiceName, SpanName, toDateTime(Timestamp), Timestamp)")
+                    .ttlOn("toDateTime(Timestamp)")
+                    .settings("index_granularity=8192, ttl_only_drop_parts = 1")
+                    .build();
+
     private TracesSchema() {}
+
+    /** The spans table in {@code flavor}. */
+    public static TableSchema<SpanRow> table(SchemaFlavor flavor) {
+        return flavor == SchemaFlavor.JSON ? JSON_TABLE : MAP_TABLE;
+    }
 
     /**
      * Every statement that creates the traces tables for {@code table} in {@code database}, in
@@ -98,9 +150,9 @@ public final class TracesSchema {
      * and the {@code <table>_trace_id_ts_mv} materialized view that fills it.
      */
     public static List<String> createStatements(
-            String database, String table, TableEngine engine, Duration ttl) {
+            String database, String table, SchemaFlavor flavor, TableEngine engine, Duration ttl) {
         List<String> out = new ArrayList<>();
-        out.add(TABLE.createTableSql(database, table, engine, ttl));
+        out.add(table(flavor).createTableSql(database, table, engine, ttl));
         if (engine == TableEngine.MERGE_TREE) {
             String lookup = table + "_trace_id_ts";
             StringBuilder t = new StringBuilder();

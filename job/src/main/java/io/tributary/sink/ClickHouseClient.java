@@ -57,7 +57,12 @@ public final class ClickHouseClient implements AutoCloseable {
 
     /** Runs a statement that returns nothing (DDL). */
     public void execute(String sql) throws IOException, InterruptedException {
-        send(request(sql, Map.of()).POST(HttpRequest.BodyPublishers.noBody()).build());
+        execute(sql, Map.of());
+    }
+
+    /** Runs a statement that returns nothing (DDL), with query settings. */
+    public void execute(String sql, Map<String, String> settings) throws IOException, InterruptedException {
+        send(request(sql, settings).POST(HttpRequest.BodyPublishers.noBody()).build());
     }
 
     /** Runs a query and returns the response body (use a text FORMAT). */

@@ -28,7 +28,7 @@ public final class ClickHouseSink implements Sink<EncodedRows> {
                 settings,
                 new ClickHouseClient(settings.endpoint(), settings.requestTimeout()),
                 context.getProcessingTimeService(),
-                new io.tributary.metrics.SinkMetrics(context.metricGroup().addGroup("tributary")),
+                new io.tributary.metrics.SinkMetrics(context.metricGroup().addGroup("tributary"), settings.tableNames()),
                 context.getTaskInfo().getIndexOfThisSubtask());
     }
 }

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,10 +58,12 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
         this.client = client;
         this.time = time;
         this.metrics = metrics;
-        this.querySettings =
-                settings.asyncInsert()
-                        ? Map.of("async_insert", "1", "wait_for_async_insert", "1")
-                        : Map.of();
+        Map<String, String> query = new HashMap<>(settings.insertSettings());
+        if (settings.asyncInsert()) {
+            query.put("async_insert", "1");
+            query.put("wait_for_async_insert", "1");
+        }
+        this.querySettings = Map.copyOf(query);
         this.open = new Batch[settings.insertSql().size()];
         this.permits = new Semaphore(settings.maxInFlight());
         this.maxAgeMillis = settings.maxAge().toMillis();
@@ -88,7 +91,7 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
             time.registerTimer(now + maxAgeMillis, ts -> onMaxAge(created));
         }
         b.add(element.data, element.rows);
-        metrics.buffered(element.rows);
+        metrics.buffered(t, element.rows);
         if (b.rows >= settings.maxRows() || b.bytes >= settings.maxBytes()) {
             dispatch(t);
         }
@@ -143,7 +146,7 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
                 try {
                     client.insert(sql, querySettings, body, settings.compression());
                     long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                    metrics.sent(b.rows, b.bytes, body.length, ms);
+                    metrics.sent(b.table, b.rows, b.bytes, body.length, ms);
                     return;
                 } catch (ClickHouseException e) {
                     if (!e.retryable() || attempt >= settings.retryMaxAttempts()) {
@@ -165,7 +168,7 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
         } catch (Throwable e) {
             failure.compareAndSet(null, e);
         } finally {
-            metrics.buffered(-b.rows);
+            metrics.buffered(b.table, -b.rows);
             metrics.inFlight(-1);
             permits.release();
         }

@@ -3,6 +3,7 @@ package io.tributary.sink;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything the ClickHouse sink needs, validated before the job starts.
@@ -10,6 +11,7 @@ import java.util.List;
  * @param endpoint server and credentials
  * @param insertSql one INSERT statement per target table; {@link EncodedRows#table} indexes it
  * @param tableNames the tables' names, for metrics and messages (same order)
+ * @param insertSettings query settings every INSERT carries (e.g. {@code enable_json_type})
  * @param maxRows a batch is sent when it holds this many rows
  * @param maxBytes ... or this many uncompressed bytes
  * @param maxAge ... or when its first rows are this old
@@ -25,6 +27,7 @@ public record SinkSettings(
         ClickHouseEndpoint endpoint,
         List<String> insertSql,
         List<String> tableNames,
+        Map<String, String> insertSettings,
         int maxRows,
         long maxBytes,
         Duration maxAge,
@@ -40,6 +43,7 @@ public record SinkSettings(
     public SinkSettings {
         insertSql = List.copyOf(insertSql);
         tableNames = List.copyOf(tableNames);
+        insertSettings = Map.copyOf(insertSettings);
         if (insertSql.size() != tableNames.size()) {
             throw new IllegalArgumentException("one INSERT per table");
         }

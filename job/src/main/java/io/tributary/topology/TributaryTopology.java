@@ -2,11 +2,13 @@ package io.tributary.topology;
 
 import static io.tributary.config.TributaryOptions.*;
 
+import io.tributary.config.Signal;
 import io.tributary.config.TributaryConfig;
 import io.tributary.decode.DecodeFunction;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.kafka.SourceRecordDeserializer;
-import io.tributary.schema.TracesSchema;
+import io.tributary.schema.OtelTable;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.sink.ClickHouseEndpoint;
 import io.tributary.sink.ClickHouseSink;
 import io.tributary.sink.EncodedRows;
@@ -26,59 +28,107 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The one place the job's operators are wired: Kafka source, decode (OTLP to RowBinary rows),
- * ClickHouse sink. The uids are the job's state identity across savepoints: they never change once
- * released.
+ * The one place the job's operators are wired: per signal a Kafka source and a decode operator
+ * (OTLP to RowBinary rows), all feeding one ClickHouse sink that batches per table. The uids are
+ * the job's state identity across savepoints: they never change once released.
  */
 public final class TributaryTopology {
 
     /** Kafka source of OTLP trace records; its state is the partitions' offsets. */
     public static final String SOURCE_TRACES_UID = "tributary-source-traces";
-    /** Decode and encode; stateless. */
+    /** Kafka source of OTLP log records. */
+    public static final String SOURCE_LOGS_UID = "tributary-source-logs";
+    /** Kafka source of OTLP metric records. */
+    public static final String SOURCE_METRICS_UID = "tributary-source-metrics";
+    /** Decode and encode traces; stateless. */
     public static final String DECODE_TRACES_UID = "tributary-decode-traces";
+    /** Decode and encode logs; stateless. */
+    public static final String DECODE_LOGS_UID = "tributary-decode-logs";
+    /** Decode and encode metrics; stateless. */
+    public static final String DECODE_METRICS_UID = "tributary-decode-metrics";
     /** ClickHouse sink writer; flushes on checkpoints, keeps no state. */
     public static final String SINK_UID = "tributary-sink-clickhouse";
 
-    /** The sink's table index of the spans table. */
-    static final int TRACES_TABLE = 0;
-
     private TributaryTopology() {}
 
-    /** Wires the job with the real Kafka source and ClickHouse sink the config describes. */
+    /** Wires the job with the real Kafka sources and ClickHouse sink the config describes. */
     public static void build(StreamExecutionEnvironment env, TributaryConfig config) {
-        build(env, config, kafkaSource(config), clickHouseSink(config));
+        Map<Signal, Source<SourceRecord, ?, ?>> sources = new EnumMap<>(Signal.class);
+        for (Signal s : config.signals()) {
+            sources.put(s, kafkaSource(config, s));
+        }
+        build(env, config, sources, clickHouseSink(config));
     }
 
-    /** Wires the job with the given source and sink. */
+    /** Wires the job with the given sources (one per signal that runs) and sink. */
     public static void build(
             StreamExecutionEnvironment env,
             TributaryConfig config,
-            Source<SourceRecord, ?, ?> source,
+            Map<Signal, ? extends Source<SourceRecord, ?, ?>> sources,
             Sink<EncodedRows> sink) {
         configure(env, config);
         int jobParallelism = env.getParallelism();
         Integer decodeParallelism = config.get(DECODE_PARALLELISM);
         int decodeP = decodeParallelism != null ? decodeParallelism : jobParallelism;
 
-        DataStream<SourceRecord> records =
-                env.fromSource(source, WatermarkStrategy.noWatermarks(), "Kafka: OTLP traces",
-                                TypeInformation.of(SourceRecord.class))
-                        .uid(SOURCE_TRACES_UID)
-                        .name("Kafka: OTLP traces");
-        if (decodeP != jobParallelism) {
-            // Decoding scales apart from the partition count: spread records round-robin.
-            records = records.rebalance();
+        DataStream<EncodedRows> all = null;
+        for (Signal signal : Signal.values()) {
+            Source<SourceRecord, ?, ?> source = sources.get(signal);
+            if (source == null) {
+                continue;
+            }
+            String name = "Kafka: OTLP " + signal.id();
+            DataStream<SourceRecord> records =
+                    env.fromSource(source, WatermarkStrategy.noWatermarks(), name, TypeInformation.of(SourceRecord.class))
+                            .uid(sourceUid(signal))
+                            .name(name);
+            if (decodeP != jobParallelism) {
+                // Decoding scales apart from the partition count: spread records round-robin.
+                records = records.rebalance();
+            }
+            SingleOutputStreamOperator<EncodedRows> rows =
+                    records.process(
+                                    new DecodeFunction(signal, config.get(KAFKA_ENCODING), config.get(CLICKHOUSE_SCHEMA)),
+                                    TypeInformation.of(EncodedRows.class))
+                            .uid(decodeUid(signal))
+                            .name("Decode OTLP " + signal.id())
+                            .setParallelism(decodeP);
+            all = all == null ? rows : all.union(rows);
         }
-        SingleOutputStreamOperator<EncodedRows> rows =
-                records.process(new DecodeFunction(config.get(KAFKA_ENCODING), TRACES_TABLE),
-                                TypeInformation.of(EncodedRows.class))
-                        .uid(DECODE_TRACES_UID)
-                        .name("Decode OTLP traces")
-                        .setParallelism(decodeP);
-        rows.sinkTo(sink).uid(SINK_UID).name("ClickHouse: RowBinary").setParallelism(decodeP);
+        if (all == null) {
+            throw new IllegalArgumentException("no source: at least one signal must run");
+        }
+        all.sinkTo(sink).uid(SINK_UID).name("ClickHouse: RowBinary").setParallelism(decodeP);
+    }
+
+    /** The uid of {@code signal}'s Kafka source. */
+    public static String sourceUid(Signal signal) {
+        switch (signal) {
+            case TRACES:
+                return SOURCE_TRACES_UID;
+            case LOGS:
+                return SOURCE_LOGS_UID;
+            default:
+                return SOURCE_METRICS_UID;
+        }
+    }
+
+    /** The uid of {@code signal}'s decode operator. */
+    public static String decodeUid(Signal signal) {
+        switch (signal) {
+            case TRACES:
+                return DECODE_TRACES_UID;
+            case LOGS:
+                return DECODE_LOGS_UID;
+            default:
+                return DECODE_METRICS_UID;
+        }
     }
 
     private static void configure(StreamExecutionEnvironment env, TributaryConfig config) {
@@ -96,17 +146,17 @@ public final class TributaryTopology {
         env.getConfig().enableObjectReuse();
     }
 
-    /** The Kafka source for the traces topic. */
-    public static KafkaSource<SourceRecord> kafkaSource(TributaryConfig config) {
+    /** The Kafka source for {@code signal}'s topic. */
+    public static KafkaSource<SourceRecord> kafkaSource(TributaryConfig config, Signal signal) {
         KafkaSourceBuilder<SourceRecord> b =
                 KafkaSource.<SourceRecord>builder()
                         .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
                         .setGroupId(config.get(KAFKA_GROUP_ID))
-                        .setTopics(List.of(config.get(KAFKA_TOPICS_TRACES)))
+                        .setTopics(List.of(config.get(signal.topicOption())))
                         .setDeserializer(new SourceRecordDeserializer())
                         .setProperties(config.kafkaProperties())
                         .setProperty("commit.offsets.on.checkpoint", "true")
-                        .setProperty("client.id.prefix", config.get(KAFKA_GROUP_ID));
+                        .setProperty("client.id.prefix", config.get(KAFKA_GROUP_ID) + "-" + signal.id());
         switch (config.get(KAFKA_STARTING_OFFSETS)) {
             case EARLIEST:
                 b.setStartingOffsets(OffsetsInitializer.earliest());
@@ -123,15 +173,22 @@ public final class TributaryTopology {
         return b.build();
     }
 
-    /** The ClickHouse sink writing the spans table. */
+    /** The ClickHouse sink writing every table (the INSERT of a table whose signal is off is never sent). */
     public static ClickHouseSink clickHouseSink(TributaryConfig config) {
         String db = config.get(CLICKHOUSE_DATABASE);
-        String traces = config.get(CLICKHOUSE_TABLES_TRACES);
+        SchemaFlavor flavor = config.get(CLICKHOUSE_SCHEMA);
+        List<String> inserts = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (OtelTable t : OtelTable.values()) {
+            inserts.add(t.schema(flavor).insertSql(db, t.name(config)));
+            names.add(t.name(config));
+        }
         return new ClickHouseSink(
                 new SinkSettings(
                         endpoint(config),
-                        List.of(TracesSchema.TABLE.insertSql(db, traces)),
-                        List.of(db + "." + traces),
+                        inserts,
+                        names,
+                        flavor == SchemaFlavor.JSON ? Map.of("enable_json_type", "1") : Map.of(),
                         config.get(SINK_BATCH_MAX_ROWS),
                         config.get(SINK_BATCH_MAX_BYTES),
                         config.get(SINK_BATCH_MAX_AGE),

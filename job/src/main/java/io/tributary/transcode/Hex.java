@@ -42,6 +42,18 @@ public final class Hex {
         return allZero ? "" : new String(out, java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * The hex form of an id as {@code hex.EncodeToString(id[:])} gives it for a fixed-size pdata
+     * id: always {@code 2 * expectedLength} digits, zeros when the id is absent (what the
+     * exporter writes for exemplar ids).
+     *
+     * @throws InvalidOtlpException if the id is neither empty nor {@code expectedLength} bytes
+     */
+    public static String idOrZeros(ByteString id, int expectedLength, String field) {
+        String hex = idOrEmpty(id, expectedLength, field);
+        return hex.isEmpty() ? "0".repeat(2 * expectedLength) : hex;
+    }
+
     /** Parses lowercase or uppercase hex into bytes. */
     public static byte[] decode(CharSequence hex, String field) {
         int n = hex.length();

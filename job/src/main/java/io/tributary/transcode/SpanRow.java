@@ -11,7 +11,7 @@ import io.opentelemetry.proto.trace.v1.Status;
 public final class SpanRow {
 
     // Set once per resource.
-    private StringMap resourceAttributes = new StringMap(0);
+    private Attributes resourceAttributes = new Attributes(0);
     private String serviceName = "";
     // Set once per scope.
     private String scopeName = "";
@@ -21,10 +21,10 @@ public final class SpanRow {
     private String traceId = "";
     private String spanId = "";
     private String parentSpanId = "";
-    private final StringMap spanAttributes = new StringMap(16);
-    private final StringMap scratch = new StringMap(8);
+    private final Attributes spanAttributes = new Attributes(16);
+    private final Attributes scratch = new Attributes(8);
 
-    void setResource(StringMap attributes, String serviceName) {
+    void setResource(Attributes attributes, String serviceName) {
         this.resourceAttributes = attributes;
         this.serviceName = serviceName;
     }
@@ -39,7 +39,7 @@ public final class SpanRow {
         this.traceId = Hex.idOrEmpty(span.getTraceId(), Hex.TRACE_ID_BYTES, "traceId");
         this.spanId = Hex.idOrEmpty(span.getSpanId(), Hex.SPAN_ID_BYTES, "spanId");
         this.parentSpanId = Hex.idOrEmpty(span.getParentSpanId(), Hex.SPAN_ID_BYTES, "parentSpanId");
-        spanAttributes.setAttributes(span.getAttributesList());
+        spanAttributes.set(span.getAttributesList());
     }
 
     /** Span start, nanoseconds since the epoch. */
@@ -75,7 +75,7 @@ public final class SpanRow {
         return serviceName;
     }
 
-    public StringMap resourceAttributes() {
+    public Attributes resourceAttributes() {
         return resourceAttributes;
     }
 
@@ -87,7 +87,7 @@ public final class SpanRow {
         return scopeVersion;
     }
 
-    public StringMap spanAttributes() {
+    public Attributes spanAttributes() {
         return spanAttributes;
     }
 
@@ -118,8 +118,8 @@ public final class SpanRow {
     }
 
     /** The attributes of event {@code i}; valid until the next call of an attributes accessor. */
-    public StringMap eventAttributes(int i) {
-        scratch.setAttributes(span.getEvents(i).getAttributesList());
+    public Attributes eventAttributes(int i) {
+        scratch.set(span.getEvents(i).getAttributesList());
         return scratch;
     }
 
@@ -140,8 +140,8 @@ public final class SpanRow {
     }
 
     /** The attributes of link {@code i}; valid until the next call of an attributes accessor. */
-    public StringMap linkAttributes(int i) {
-        scratch.setAttributes(span.getLinks(i).getAttributesList());
+    public Attributes linkAttributes(int i) {
+        scratch.set(span.getLinks(i).getAttributesList());
         return scratch;
     }
 }

@@ -6,7 +6,11 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.schema.OtelTable;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.schema.TableSchema;
+import io.tributary.schema.TracesSchema;
+import io.tributary.sink.TableRows;
 
 import java.util.List;
 
@@ -16,49 +20,36 @@ import java.util.List;
  */
 public final class TracesTranscoder {
 
-    private static final String SERVICE_NAME = "service.name";
-
     private final TableSchema<SpanRow> schema;
     private final SpanRow row = new SpanRow();
 
-    public TracesTranscoder(TableSchema<SpanRow> schema) {
-        this.schema = schema;
+    public TracesTranscoder(SchemaFlavor flavor) {
+        this.schema = TracesSchema.table(flavor);
     }
 
     /**
-     * Appends one row per span of {@code request} to {@code out}; returns the number of rows.
-     * When it throws, {@code out} may hold a partial row: the caller discards it.
+     * Appends one row per span of {@code request} to {@code rows}; returns the number of rows.
+     * When it throws, {@code rows} may hold a partial row: the caller discards it.
      *
      * @throws InvalidOtlpException for spans the exporter would not accept (ids of wrong length)
      */
-    public int transcode(ExportTraceServiceRequest request, RowBinaryWriter out) {
-        int rows = 0;
+    public int transcode(ExportTraceServiceRequest request, TableRows rows) {
+        RowBinaryWriter out = rows.writer(OtelTable.TRACES);
+        int n = 0;
         for (ResourceSpans rs : request.getResourceSpansList()) {
             List<KeyValue> resAttrs = rs.getResource().getAttributesList();
-            row.setResource(StringMap.ofAttributes(resAttrs), serviceName(resAttrs));
+            row.setResource(Attributes.of(resAttrs), Attributes.serviceName(resAttrs));
             for (ScopeSpans ss : rs.getScopeSpansList()) {
                 InstrumentationScope scope = ss.getScope();
                 row.setScope(scope.getName(), scope.getVersion());
-                for (int i = 0, n = ss.getSpansCount(); i < n; i++) {
+                for (int i = 0, spans = ss.getSpansCount(); i < spans; i++) {
                     row.setSpan(ss.getSpans(i));
                     schema.writeRow(row, out);
-                    rows++;
+                    rows.rowAdded(OtelTable.TRACES);
+                    n++;
                 }
             }
         }
-        return rows;
-    }
-
-    /**
-     * The exporter's {@code GetServiceName}: the first {@code service.name} attribute rendered by
-     * {@code AsString}, or "" when there is none.
-     */
-    static String serviceName(List<KeyValue> attributes) {
-        for (KeyValue kv : attributes) {
-            if (SERVICE_NAME.equals(kv.getKey())) {
-                return AnyValues.asString(kv.getValue());
-            }
-        }
-        return "";
+        return n;
     }
 }

@@ -76,8 +76,6 @@ class TracesPipelineITCase {
         String topic = RealServices.uniqueName("it_spans");
         String database = RealServices.uniqueName("it_otel");
         RealServices.createTopic(topic, 3);
-        SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), database, "otel_traces",
-                TableEngine.MERGE_TREE, null);
 
         List<byte[]> records = new ArrayList<>();
         int spans = 0;
@@ -94,6 +92,7 @@ class TracesPipelineITCase {
         RealServices.produce(topic, records);
 
         TributaryConfig config = TributaryConfig.fromArgs(new String[] {
+            "--signals", "traces",
             "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
             "--kafka.topics.traces", topic,
             "--kafka.group-id", topic,
@@ -106,6 +105,7 @@ class TracesPipelineITCase {
             "--sink.batch.max-rows", "1500",
             "--checkpoint.interval", "500ms"
         });
+        SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
         TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config);
 
         ClickHouseClient ch = RealServices.clickHouse();

@@ -1,0 +1,71 @@
+package io.tributary.sink;
+
+import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.schema.OtelTable;
+
+import java.util.function.Consumer;
+
+/**
+ * The rows one Kafka record decodes to, per target table, in RowBinary: what a decoder fills and
+ * then emits as {@link EncodedRows}. Reused from record to record by one task.
+ */
+public final class TableRows {
+
+    private static final int INITIAL_CAPACITY = 1 << 16;
+    private static final int SHRINK_ABOVE = 64 << 20;
+
+    private final RowBinaryWriter[] writers = new RowBinaryWriter[OtelTable.values().length];
+    private final int[] rows = new int[writers.length];
+
+    /** The writer for {@code table}'s rows; call {@link #rowAdded} after each row. */
+    public RowBinaryWriter writer(OtelTable table) {
+        RowBinaryWriter w = writers[table.ordinal()];
+        if (w == null) {
+            w = new RowBinaryWriter(INITIAL_CAPACITY);
+            writers[table.ordinal()] = w;
+        }
+        return w;
+    }
+
+    public void rowAdded(OtelTable table) {
+        rows[table.ordinal()]++;
+    }
+
+    /** Rows of all tables. */
+    public int total() {
+        int n = 0;
+        for (int r : rows) {
+            n += r;
+        }
+        return n;
+    }
+
+    public int rows(OtelTable table) {
+        return rows[table.ordinal()];
+    }
+
+    /** Forgets every row (after a record failed half-way, or after {@link #emit}). */
+    public void clear() {
+        for (int t = 0; t < writers.length; t++) {
+            rows[t] = 0;
+            RowBinaryWriter w = writers[t];
+            if (w != null) {
+                if (w.buffer().length > SHRINK_ABOVE) {
+                    writers[t] = null; // do not keep a huge buffer after a huge record
+                } else {
+                    w.reset();
+                }
+            }
+        }
+    }
+
+    /** Hands one {@link EncodedRows} per table with rows to {@code out}, then clears. */
+    public void emit(Consumer<EncodedRows> out) {
+        for (int t = 0; t < writers.length; t++) {
+            if (rows[t] > 0) {
+                out.accept(new EncodedRows(t, rows[t], writers[t].toByteArray()));
+            }
+        }
+        clear();
+    }
+}

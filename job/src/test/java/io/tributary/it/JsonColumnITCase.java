@@ -1,0 +1,115 @@
+package io.tributary.it;
+
+import static io.tributary.transcode.BinaryJsonTest.arr;
+import static io.tributary.transcode.BinaryJsonTest.b;
+import static io.tributary.transcode.BinaryJsonTest.d;
+import static io.tributary.transcode.BinaryJsonTest.i;
+import static io.tributary.transcode.BinaryJsonTest.kv;
+import static io.tributary.transcode.BinaryJsonTest.map;
+import static io.tributary.transcode.BinaryJsonTest.str;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.common.v1.KeyValueList;
+import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.sink.ClickHouseClient;
+import io.tributary.sink.Compression;
+import io.tributary.transcode.AnyValues;
+import io.tributary.transcode.Attributes;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Our native binary JSON values on the real ClickHouse: what the server stores from our bytes is
+ * what it stores when it parses the JSON text the collector's exporter sends.
+ */
+class JsonColumnITCase {
+
+    @Test
+    void rotelExampleRoundTripsByteForByte() throws Exception {
+        ClickHouseClient ch = RealServices.clickHouse();
+        String t = "`default`." + RealServices.uniqueName("json_golden");
+        ch.execute("CREATE TABLE " + t + " (id UInt32, j JSON(a Int64)) ENGINE = MergeTree ORDER BY id");
+        Attributes a = Attributes.of(List.of(kv("a", i(42)), kv("b", str("dog")), kv("c", i(98))));
+        RowBinaryWriter w = new RowBinaryWriter(64);
+        w.writeInt32(1);
+        a.writeJson(w, Map.of("a", 0x0A));
+        assertThat(HexFormat.of().formatHex(w.toByteArray())).isEqualTo(
+                "01000000" + "03" + "0161" + "2a00000000000000" + "0162" + "1503646f67" + "0163" + "0a6200000000000000");
+        ch.insert("INSERT INTO " + t + " FORMAT RowBinary", Map.of(), w.toByteArray(), Compression.NONE);
+        ch.insert("INSERT INTO " + t + " FORMAT JSONEachRow", Map.of(),
+                "{\"id\":2,\"j\":{\"a\":42,\"b\":\"dog\",\"c\":98}}".getBytes(), Compression.NONE);
+
+        assertThat(ch.query("SELECT id, j, toTypeName(j.a), dynamicType(j.b), dynamicType(j.c) FROM " + t
+                        + " ORDER BY id FORMAT TSV"))
+                .isEqualTo("1\t{\"a\":42,\"b\":\"dog\",\"c\":98}\tInt64\tString\tInt64\n"
+                        + "2\t{\"a\":42,\"b\":\"dog\",\"c\":98}\tInt64\tString\tInt64\n");
+        // The server writes both rows with the same bytes; and our encoder, given the paths in
+        // the server's (hash) order, writes exactly those bytes.
+        byte[] row1 = rowBinary("SELECT j FROM " + t + " WHERE id = 1");
+        byte[] row2 = rowBinary("SELECT j FROM " + t + " WHERE id = 2");
+        assertThat(HexFormat.of().formatHex(row1)).isEqualTo(HexFormat.of().formatHex(row2));
+        RowBinaryWriter ordered = new RowBinaryWriter(64);
+        Attributes.of(List.of(kv("a", i(42)), kv("c", i(98)), kv("b", str("dog")))).writeJson(ordered, Map.of("a", 0x0A));
+        assertThat(HexFormat.of().formatHex(row2)).isEqualTo(HexFormat.of().formatHex(ordered.toByteArray()));
+    }
+
+    private static byte[] rowBinary(String sql) throws Exception {
+        java.net.http.HttpResponse<byte[]> r = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(RealServices.clickHouseUrl()))
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(sql + " FORMAT RowBinary"))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(r.statusCode()).as(new String(r.body())).isEqualTo(200);
+        return r.body();
+    }
+
+    @Test
+    void attributesStoreWhatTheExportersJsonTextStores() throws Exception {
+        List<KeyValue> attrs = List.of(
+                kv("service.name", str("checkout")),
+                kv("http.status_code", i(200)),
+                kv("ratio", d(0.25)),
+                kv("ok", b(true)),
+                kv("blob", AnyValue.newBuilder().setBytesValue(ByteString.copyFromUtf8("hi!")).build()),
+                kv("k8s", map(kv("pod", map(kv("name", str("p-1")), kv("uid", str("u")))), kv("node", i(3)))),
+                kv("ints", arr(i(1), i(2), i(3))),
+                kv("floats", arr(i(1), d(1.5))),
+                kv("strs", arr(str("a"), str("é"))),
+                kv("bools", arr(b(true), b(false))),
+                kv("empty_arr", arr()),
+                kv("mixed", arr(i(1), str("x"), b(false))),
+                kv("objs", arr(map(kv("k", i(1))), map(kv("k", i(2))))),
+                kv("unicode ключ", str("значение")),
+                kv("none", AnyValue.getDefaultInstance()));
+        ClickHouseClient ch = RealServices.clickHouse();
+        String t = "`default`." + RealServices.uniqueName("json_attrs");
+        ch.execute("CREATE TABLE " + t + " (id UInt32, j JSON) ENGINE = MergeTree ORDER BY id");
+        RowBinaryWriter w = new RowBinaryWriter(256);
+        w.writeInt32(1);
+        Attributes.of(attrs).writeJson(w);
+        ch.insert("INSERT INTO " + t + " FORMAT RowBinary", Map.of(), w.toByteArray(), Compression.NONE);
+        // the exporter sends json.Marshal(attributes.AsRaw()): AsString of the map is that text
+        String text = AnyValues.asString(AnyValue.newBuilder()
+                .setKvlistValue(KeyValueList.newBuilder().addAllValues(attrs)).build());
+        ch.insert("INSERT INTO " + t + " FORMAT JSONEachRow", Map.of(),
+                ("{\"id\":2,\"j\":" + text + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8), Compression.NONE);
+
+        String out = ch.query("SELECT id, toJSONString(j), toJSONString(JSONAllPathsWithTypes(j)) FROM " + t
+                + " ORDER BY id FORMAT TSV");
+        String[] rows = out.split("\n");
+        assertThat(rows).hasSize(2);
+        String[] ours = rows[0].split("\t");
+        String[] theirs = rows[1].split("\t");
+        assertThat(ours[2]).as("paths and types").isEqualTo(theirs[2]);
+        assertThat(ours[1]).as("values").isEqualTo(theirs[1]);
+        assertThat(ours[1]).contains("\"service\":{\"name\":\"checkout\"}").contains("\"blob\":\"aGkh\"");
+        assertThat(ours[2]).contains("\"http.status_code\":\"Int64\"").contains("\"ints\":\"Array(Nullable(Int64))\"");
+    }
+}
