@@ -70,7 +70,14 @@ final class Options {
             return TimeUtils.formatWithHighestUnit((Duration) v);
         }
         if (v instanceof Long && ((Long) v) >= 1024 && ((Long) v) % 1024 == 0) {
-            return new MemorySize((Long) v).toHumanReadableString().replaceAll(" \\(.*\\)", "");
+            long bytes = (Long) v;
+            String[] units = {"kb", "mb", "gb", "tb"};
+            int u = -1;
+            while (bytes % 1024 == 0 && u + 1 < units.length) {
+                bytes /= 1024;
+                u++;
+            }
+            return bytes + " " + units[u];
         }
         if (v instanceof java.util.Collection<?>) {
             StringBuilder sb = new StringBuilder();

@@ -218,7 +218,11 @@ final class OtlpJson {
     static double float64(JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
         switch (t) {
-            case VALUE_NUMBER_INT:
+            case VALUE_NUMBER_INT: {
+                double d = p.getDoubleValue();
+                // "-0" is an integer token whose value has lost its sign: keep it (Go keeps -0 too)
+                return d == 0 && p.getTextCharacters()[p.getTextOffset()] == '-' ? -0.0 : d;
+            }
             case VALUE_NUMBER_FLOAT:
                 return p.getDoubleValue();
             case VALUE_STRING:

@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The one place the job's operators are wired: per signal a Kafka source and a decode operator
@@ -152,11 +153,16 @@ public final class TributaryTopology {
                 KafkaSource.<SourceRecord>builder()
                         .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
                         .setGroupId(config.get(KAFKA_GROUP_ID))
-                        .setTopics(List.of(config.get(signal.topicOption())))
+                        // A pattern, not a list: a topic that does not exist yet is not an error, the
+                        // source idles and picks it up once partition discovery sees it.
+                        .setTopicPattern(Pattern.compile(Pattern.quote(config.get(signal.topicOption()))))
                         .setDeserializer(new SourceRecordDeserializer())
                         .setProperties(config.kafkaProperties())
                         .setProperty("commit.offsets.on.checkpoint", "true")
                         .setProperty("client.id.prefix", config.get(KAFKA_GROUP_ID) + "-" + signal.id());
+        if (!config.kafkaProperties().containsKey("partition.discovery.interval.ms")) {
+            b.setProperty("partition.discovery.interval.ms", "60000");
+        }
         switch (config.get(KAFKA_STARTING_OFFSETS)) {
             case EARLIEST:
                 b.setStartingOffsets(OffsetsInitializer.earliest());

@@ -74,4 +74,34 @@ class TributaryConfigTest {
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.password-env", "A", "--clickhouse.password-file", "/f"}))
                 .hasMessageStartingWith("clickhouse.password-file:");
     }
+
+    @Test
+    void signalsAndTheirTopics(@TempDir Path dir) throws Exception {
+        assertThat(TributaryConfig.fromArgs(new String[0]).signals())
+                .containsExactly(Signal.TRACES, Signal.LOGS, Signal.METRICS);
+        assertThat(TributaryConfig.fromArgs(new String[] {"--signals", " logs , traces"}).signals())
+                .containsExactly(Signal.TRACES, Signal.LOGS);
+        // an empty topic turns its signal off
+        assertThat(TributaryConfig.fromArgs(new String[] {"--kafka.topics.metrics", ""}).signals())
+                .containsExactly(Signal.TRACES, Signal.LOGS);
+        Path f = dir.resolve("s.yaml");
+        Files.writeString(f, "clickhouse:\n  schema: json\n  tables:\n    metrics:\n      exponential_histogram: eh\n");
+        TributaryConfig c = TributaryConfig.fromArgs(new String[] {"--config", f.toString()});
+        assertThat(c.get(TributaryOptions.CLICKHOUSE_SCHEMA)).isEqualTo(io.tributary.schema.SchemaFlavor.JSON);
+        assertThat(c.get(TributaryOptions.CLICKHOUSE_TABLES_METRICS_EXPONENTIAL_HISTOGRAM)).isEqualTo("eh");
+        assertThat(c.get(TributaryOptions.CLICKHOUSE_TABLES_METRICS_SUMMARY)).isEqualTo("otel_metrics_summary");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--signals", "traces,spans"}))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("signals: invalid value").hasMessageContaining("spans");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--signals", "logs", "--kafka.topics.logs", ""}))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("signals: no signal is on");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.schema", "jsonb"}))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("clickhouse.schema: invalid value 'jsonb'");
+    }
+
+    @Test
+    void defaultsRenderAsUsersWriteThem() {
+        assertThat(TributaryOptions.SINK_BATCH_MAX_BYTES.defaultText()).isEqualTo("64 mb");
+        assertThat(TributaryOptions.SIGNALS.defaultText()).isEqualTo("traces,logs,metrics");
+        assertThat(TributaryOptions.CLICKHOUSE_SCHEMA.defaultText()).isEqualTo("map");
+    }
 }

@@ -728,4 +728,20 @@ class OtlpJsonParserTest {
                 .isInstanceOf(InvalidOtlpException.class)
                 .hasMessageEndingWith("metrics[0].sum.aggregationTemporality has an unknown AggregationTemporality value: CUMULATIVE");
     }
+
+    @org.junit.jupiter.api.Test
+    void negativeZeroKeepsItsSign() throws Exception {
+        String json = "{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[{\"gauge\":{\"dataPoints\":["
+                + "{\"asDouble\":-0},{\"asDouble\":\"-0\"},{\"asDouble\":-0.0},{\"asDouble\":0}]}}]}]}]}";
+        io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest r = OtlpJsonParser.parse(
+                json.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest.getDefaultInstance());
+        java.util.List<Long> bits = new java.util.ArrayList<>();
+        for (io.opentelemetry.proto.metrics.v1.NumberDataPoint p
+                : r.getResourceMetrics(0).getScopeMetrics(0).getMetrics(0).getGauge().getDataPointsList()) {
+            bits.add(Double.doubleToRawLongBits(p.getAsDouble()));
+        }
+        org.assertj.core.api.Assertions.assertThat(bits).containsExactly(
+                Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE, 0L);
+    }
 }
