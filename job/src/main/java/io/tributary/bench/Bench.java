@@ -1,11 +1,12 @@
 package io.tributary.bench;
 
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import com.google.protobuf.Message;
 import io.tributary.TributaryJob;
 import io.tributary.cli.Args;
+import io.tributary.config.Signal;
 import io.tributary.config.TributaryConfig;
+import io.tributary.decode.DecodeFunction;
 import io.tributary.decode.Encoding;
-import io.tributary.decode.OtlpDecoder;
 import io.tributary.loadgen.LoadGenerator;
 import io.tributary.loadgen.LoadShape;
 import io.tributary.loadgen.OtlpJsonWriter;
@@ -16,7 +17,6 @@ import io.tributary.schema.SchemaFlavor;
 import io.tributary.sink.TableRows;
 import io.tributary.sink.ClickHouseEndpoint;
 import io.tributary.sink.Compression;
-import io.tributary.transcode.TracesTranscoder;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -30,8 +30,9 @@ import java.util.Map;
  * {@code bin/tributary bench}: prints figures, asserts nothing.
  *
  * <ul>
- *   <li>{@code decode [--records N] [--seconds S] [--encoding proto|json] [--compression lz4|zstd|none]}:
- *       one thread, decode → transform → RowBinary encode → compress, over loadgen-shaped records.
+ *   <li>{@code decode [--signal traces|logs|metrics] [--schema map|json] [--records N] [--seconds S]
+ *       [--encoding proto|json] [--compression lz4|zstd|none]}: one thread, decode → transform →
+ *       RowBinary encode → compress, over loadgen-shaped records of 100 items.
  *   <li>{@code job [--spans N] [--kafka.bootstrap-servers H] [--clickhouse.url U] [--parallelism P]}:
  *       produce N spans to a fresh topic, then run the whole job bounded (real Kafka → job →
  *       ClickHouse Null engine) and report spans/s and the process's CPU-seconds per million spans.
@@ -46,7 +47,7 @@ public final class Bench {
         String[] rest = args.length == 0 ? args : java.util.Arrays.copyOfRange(args, 1, args.length);
         switch (what) {
             case "decode":
-                decode(Args.parse(rest, "records", "seconds", "encoding", "compression", "schema"));
+                decode(Args.parse(rest, "records", "seconds", "encoding", "compression", "schema", "signal"));
                 break;
             case "job":
                 job(Args.parse(rest, "spans", "kafka.bootstrap-servers", "clickhouse.url", "parallelism", "encoding", "schema"));
@@ -56,59 +57,75 @@ public final class Bench {
         }
     }
 
-    private static void decode(Map<String, String> o) {
+    private static void decode(Map<String, String> o) throws Exception {
         int records = Integer.parseInt(o.getOrDefault("records", "2000"));
         double seconds = Double.parseDouble(o.getOrDefault("seconds", "10"));
         boolean json = o.getOrDefault("encoding", "proto").equals("json");
         Compression compression = Compression.parse(o.getOrDefault("compression", "lz4"));
+        Signal signal = Signal.valueOf(o.getOrDefault("signal", "traces").toUpperCase(Locale.ROOT));
+        SchemaFlavor flavor = SchemaFlavor.parse(o.getOrDefault("schema", "map"));
         LoadShape shape = new LoadShape(42, 100);
         List<byte[]> input = new ArrayList<>();
         long now = System.currentTimeMillis() * 1_000_000L;
         for (int i = 0; i < records; i++) {
-            ExportTraceServiceRequest r = shape.next(now + i * 1_000_000L);
+            long t = now + i * 1_000_000L;
+            Message r = signal == Signal.TRACES ? shape.next(t) : signal == Signal.LOGS ? shape.nextLogs(t) : shape.nextMetrics(t);
             input.add(json ? OtlpJsonWriter.write(r) : r.toByteArray());
         }
-        OtlpDecoder<ExportTraceServiceRequest> decoder =
-                new OtlpDecoder<>(Encoding.AUTO, ExportTraceServiceRequest.getDefaultInstance());
-        TracesTranscoder transcoder = new TracesTranscoder(SchemaFlavor.parse(o.getOrDefault("schema", "map")));
+        DecodeFunction.RecordTranscoder transcoder = DecodeFunction.transcoder(signal, Encoding.AUTO, flavor);
         TableRows out = new TableRows();
-        List<byte[]> batch = new ArrayList<>();
+        List<List<byte[]>> batches = new ArrayList<>();
+        long[] batchBytes = new long[OtelTable.values().length];
+        for (int t = 0; t < batchBytes.length; t++) {
+            batches.add(new ArrayList<>());
+        }
         long inBytes = 0;
         for (byte[] b : input) {
             inBytes += b.length;
         }
-        System.out.printf(Locale.ROOT, "bench decode: %d records of 100 spans, %s, %.0f bytes/record, %s compression, 1 thread%n",
-                records, json ? "OTLP/JSON" : "OTLP protobuf", (double) inBytes / records, compression);
+        String unit = signal == Signal.TRACES ? "span" : signal == Signal.LOGS ? "log record" : "data point";
+        System.out.printf(Locale.ROOT, "bench decode: %d records of 100 %ss, %s, %.0f bytes/record, %s tables, %s compression, 1 thread%n",
+                records, unit, json ? "OTLP/JSON" : "OTLP protobuf", (double) inBytes / records,
+                flavor.name().toLowerCase(Locale.ROOT), compression);
         long deadline = System.nanoTime() + (long) (seconds * 1e9);
         int round = 0;
         while (true) {
             long start = System.nanoTime();
-            long spans = 0;
+            long rows = 0;
             long rowBytes = 0;
             long compressed = 0;
             for (byte[] value : input) {
-                try {
-                    spans += transcoder.transcode(decoder.decode(value), out);
-                } catch (java.io.IOException e) {
-                    throw new IllegalStateException(e);
+                transcoder.transcode(value, out);
+                rows += out.total();
+                for (OtelTable t : OtelTable.values()) {
+                    if (out.rows(t) > 0) {
+                        byte[] chunk = out.writer(t).toByteArray();
+                        batches.get(t.ordinal()).add(chunk);
+                        batchBytes[t.ordinal()] += chunk.length;
+                        rowBytes += chunk.length;
+                    }
                 }
-                byte[] rows = out.writer(OtelTable.TRACES).toByteArray();
                 out.clear();
-                batch.add(rows);
-                rowBytes += rows.length;
-                if (batch.size() == 500) {
-                    compressed += compression.compress(batch, rowBytes).length;
-                    batch.clear();
+                for (int t = 0; t < batchBytes.length; t++) {
+                    if (batches.get(t).size() == 500) {
+                        compressed += compression.compress(batches.get(t), batchBytes[t]).length;
+                        batches.get(t).clear();
+                        batchBytes[t] = 0;
+                    }
                 }
             }
-            if (!batch.isEmpty()) {
-                compressed += compression.compress(batch, rowBytes).length;
-                batch.clear();
+            for (int t = 0; t < batchBytes.length; t++) {
+                if (!batches.get(t).isEmpty()) {
+                    compressed += compression.compress(batches.get(t), batchBytes[t]).length;
+                    batches.get(t).clear();
+                    batchBytes[t] = 0;
+                }
             }
             double secs = (System.nanoTime() - start) / 1e9;
             round++;
-            System.out.printf(Locale.ROOT, "  round %2d: %,.0f spans/s  (%.2f µs/span; RowBinary %.0f B/span, compressed %.0f B/span)%n",
-                    round, spans / secs, secs * 1e6 / spans, (double) rowBytes / spans, (double) compressed / spans);
+            System.out.printf(Locale.ROOT, "  round %2d: %,.0f %ss/s  (%.2f µs/%s; RowBinary %.0f B/%s, compressed %.0f B/%s)%n",
+                    round, rows / secs, unit, secs * 1e6 / rows, unit, (double) rowBytes / rows, unit,
+                    (double) compressed / rows, unit);
             if (System.nanoTime() > deadline && round >= 3) {
                 break;
             }

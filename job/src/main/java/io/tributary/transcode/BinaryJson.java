@@ -89,7 +89,7 @@ public final class BinaryJson {
                     continue;
                 }
                 keys.add(path);
-                if (v.getValueCase() != AnyValue.ValueCase.VALUE_NOT_SET && !path.isEmpty()) {
+                if (v.getValueCase() != AnyValue.ValueCase.VALUE_NOT_SET) {
                     paths.add(path);
                     values.add(v);
                 }

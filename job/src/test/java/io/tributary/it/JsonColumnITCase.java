@@ -87,6 +87,10 @@ class JsonColumnITCase {
                 kv("mixed", arr(i(1), str("x"), b(false))),
                 kv("objs", arr(map(kv("k", i(1))), map(kv("k", i(2))))),
                 kv("unicode ключ", str("значение")),
+                kv("", i(1)),
+                kv("odd", map(kv("", i(2)), kv("a..b", str("dots")))),
+                kv("a", i(5)),
+                kv("a.b", i(6)),
                 kv("none", AnyValue.getDefaultInstance()));
         ClickHouseClient ch = RealServices.clickHouse();
         String t = "`default`." + RealServices.uniqueName("json_attrs");
