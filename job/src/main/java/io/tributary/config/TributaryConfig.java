@@ -164,6 +164,14 @@ public final class TributaryConfig implements Serializable {
             throw new ConfigException(
                     "signals: no signal is on (each one listed needs a non-empty kafka.topics.<signal>)");
         }
+        java.util.Map<String, Signal> seen = new java.util.HashMap<>();
+        for (Signal s : signals()) {
+            Signal other = seen.put(get(s.topicOption()), s);
+            if (other != null) {
+                throw new ConfigException(s.topicOption().key() + ": '" + get(s.topicOption())
+                        + "' is also " + other.topicOption().key() + "; each signal needs its own topic");
+            }
+        }
         if (get(TributaryOptions.SINK_BATCH_MAX_BYTES) > Integer.MAX_VALUE - 8) {
             throw new ConfigException("sink.batch.max-bytes: must be below 2 GiB");
         }
@@ -184,6 +192,15 @@ public final class TributaryConfig implements Serializable {
             }
         }
         return on;
+    }
+
+    /** The topic of each running signal, in signal order. */
+    public java.util.Map<String, Signal> topics() {
+        java.util.Map<String, Signal> out = new java.util.LinkedHashMap<>();
+        for (Signal s : signals()) {
+            out.put(get(s.topicOption()), s);
+        }
+        return out;
     }
 
     /** The {@code kafka.properties.*} settings, without the prefix. */

@@ -15,55 +15,78 @@ import io.tributary.transcode.MetricsTranscoder;
 import io.tributary.transcode.TracesTranscoder;
 
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+
 /**
- * Decodes the OTLP records of one signal and encodes them as rows of that signal's tables in
- * RowBinary: one {@link EncodedRows} out per table a record has rows for. A record that cannot be
- * decoded is counted and reported with its coordinates and the reason, and the stream goes on.
+ * Decodes OTLP records and encodes them as rows of their signal's tables in RowBinary: one {@link
+ * EncodedRows} out per table a record has rows for. The record's topic tells its signal. A record
+ * that cannot be decoded is counted and reported with its coordinates and the reason, and the
+ * stream goes on.
  */
 public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedRows> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DecodeFunction.class);
 
-    private final Signal signal;
+    private final Map<String, Signal> topics;
     private final Encoding encoding;
     private final SchemaFlavor flavor;
 
-    private transient RecordTranscoder transcoder;
+    private transient Map<String, Decoder> decoders;
     private transient TableRows rows;
-    private transient DecodeMetrics metrics;
 
-    public DecodeFunction(Signal signal, Encoding encoding, SchemaFlavor flavor) {
-        this.signal = signal;
+    /**
+     * @param topics the signal of each topic the source reads
+     * @param encoding how record values are encoded
+     * @param flavor the tables' schema flavour
+     */
+    public DecodeFunction(Map<String, Signal> topics, Encoding encoding, SchemaFlavor flavor) {
+        this.topics = new HashMap<>(topics);
         this.encoding = encoding;
         this.flavor = flavor;
     }
 
+    /** A signal's transcoder and metrics. */
+    private record Decoder(Signal signal, RecordTranscoder transcoder, DecodeMetrics metrics) {}
+
     @Override
     public void open(OpenContext openContext) {
-        transcoder = transcoder(signal, encoding, flavor);
+        MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("tributary");
+        Map<Signal, Decoder> bySignal = new EnumMap<>(Signal.class);
+        decoders = new HashMap<>();
+        for (Map.Entry<String, Signal> e : topics.entrySet()) {
+            Signal s = e.getValue();
+            Decoder d = bySignal.computeIfAbsent(s, x -> new Decoder(
+                    x, transcoder(x, encoding, flavor), new DecodeMetrics(group.addGroup("signal", x.id()))));
+            decoders.put(e.getKey(), d);
+        }
         rows = new TableRows();
-        metrics =
-                new DecodeMetrics(
-                        getRuntimeContext().getMetricGroup().addGroup("tributary").addGroup("signal", signal.id()));
     }
 
     @Override
     public void processElement(SourceRecord record, Context ctx, Collector<EncodedRows> out) {
+        Decoder d = decoders.get(record.topic);
+        if (d == null) {
+            throw new IllegalStateException("record from topic '" + record.topic + "' that no signal reads");
+        }
+        DecodeMetrics metrics = d.metrics();
         metrics.recordsRead.inc();
         metrics.bytesRead.inc(record.value.length);
         try {
-            transcoder.transcode(record.value, rows);
+            d.transcoder().transcode(record.value, rows);
         } catch (Exception | StackOverflowError e) {
             rows.clear();
             metrics.decodeFailures.inc();
             LOG.warn(
                     "Dropping undecodable {} record {} ({} bytes): {}",
-                    signal.id(), record.coordinates(), record.value.length, reason(e));
+                    d.signal().id(), record.coordinates(), record.value.length, reason(e));
             return;
         }
         metrics.rowsDecoded.inc(rows.total());

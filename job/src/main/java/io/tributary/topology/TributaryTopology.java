@@ -29,107 +29,66 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
- * The one place the job's operators are wired: per signal a Kafka source and a decode operator
- * (OTLP to RowBinary rows), all feeding one ClickHouse sink that batches per table. The uids are
- * the job's state identity across savepoints: they never change once released.
+ * The one place the job's operators are wired: one Kafka source reading the topics of every signal
+ * that runs, one decode operator (OTLP to RowBinary rows of each signal's tables) and one ClickHouse
+ * sink that batches per table, chained into one task when the decode parallelism is the job's. The
+ * uids are the job's state identity across savepoints: they never change once released.
  */
 public final class TributaryTopology {
 
-    /** Kafka source of OTLP trace records; its state is the partitions' offsets. */
-    public static final String SOURCE_TRACES_UID = "tributary-source-traces";
-    /** Kafka source of OTLP log records. */
-    public static final String SOURCE_LOGS_UID = "tributary-source-logs";
-    /** Kafka source of OTLP metric records. */
-    public static final String SOURCE_METRICS_UID = "tributary-source-metrics";
-    /** Decode and encode traces; stateless. */
-    public static final String DECODE_TRACES_UID = "tributary-decode-traces";
-    /** Decode and encode logs; stateless. */
-    public static final String DECODE_LOGS_UID = "tributary-decode-logs";
-    /** Decode and encode metrics; stateless. */
-    public static final String DECODE_METRICS_UID = "tributary-decode-metrics";
+    /**
+     * The Kafka source; its state is the partitions' offsets. Released in 0.1 when it read only
+     * the traces topic; it reads every signal's topic since, under the same uid, so savepoints of
+     * traces-only jobs restore (the other topics' partitions are discovered and read from the start).
+     */
+    public static final String SOURCE_UID = "tributary-source-traces";
+    /** Decode and encode, all signals (the name is from 0.1, see {@link #SOURCE_UID}); stateless. */
+    public static final String DECODE_UID = "tributary-decode-traces";
     /** ClickHouse sink writer; flushes on checkpoints, keeps no state. */
     public static final String SINK_UID = "tributary-sink-clickhouse";
 
     private TributaryTopology() {}
 
-    /** Wires the job with the real Kafka sources and ClickHouse sink the config describes. */
+    /** Wires the job with the real Kafka source and ClickHouse sink the config describes. */
     public static void build(StreamExecutionEnvironment env, TributaryConfig config) {
-        Map<Signal, Source<SourceRecord, ?, ?>> sources = new EnumMap<>(Signal.class);
-        for (Signal s : config.signals()) {
-            sources.put(s, kafkaSource(config, s));
-        }
-        build(env, config, sources, clickHouseSink(config));
+        build(env, config, kafkaSource(config), clickHouseSink(config));
     }
 
-    /** Wires the job with the given sources (one per signal that runs) and sink. */
+    /** Wires the job with the given source and sink. */
     public static void build(
             StreamExecutionEnvironment env,
             TributaryConfig config,
-            Map<Signal, ? extends Source<SourceRecord, ?, ?>> sources,
+            Source<SourceRecord, ?, ?> source,
             Sink<EncodedRows> sink) {
         configure(env, config);
         int jobParallelism = env.getParallelism();
         Integer decodeParallelism = config.get(DECODE_PARALLELISM);
         int decodeP = decodeParallelism != null ? decodeParallelism : jobParallelism;
 
-        DataStream<EncodedRows> all = null;
-        for (Signal signal : Signal.values()) {
-            Source<SourceRecord, ?, ?> source = sources.get(signal);
-            if (source == null) {
-                continue;
-            }
-            String name = "Kafka: OTLP " + signal.id();
-            DataStream<SourceRecord> records =
-                    env.fromSource(source, WatermarkStrategy.noWatermarks(), name, TypeInformation.of(SourceRecord.class))
-                            .uid(sourceUid(signal))
-                            .name(name);
-            if (decodeP != jobParallelism) {
-                // Decoding scales apart from the partition count: spread records round-robin.
-                records = records.rebalance();
-            }
-            SingleOutputStreamOperator<EncodedRows> rows =
-                    records.process(
-                                    new DecodeFunction(signal, config.get(KAFKA_ENCODING), config.get(CLICKHOUSE_SCHEMA)),
-                                    TypeInformation.of(EncodedRows.class))
-                            .uid(decodeUid(signal))
-                            .name("Decode OTLP " + signal.id())
-                            .setParallelism(decodeP);
-            all = all == null ? rows : all.union(rows);
+        Map<String, Signal> topics = config.topics();
+        String name = "Kafka: OTLP " + topics.values().stream().map(Signal::id).collect(Collectors.joining(", "));
+        DataStream<SourceRecord> records =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), name, TypeInformation.of(SourceRecord.class))
+                        .uid(SOURCE_UID)
+                        .name(name);
+        if (decodeP != jobParallelism) {
+            // Decoding scales apart from the partition count: spread records round-robin.
+            records = records.rebalance();
         }
-        if (all == null) {
-            throw new IllegalArgumentException("no source: at least one signal must run");
-        }
-        all.sinkTo(sink).uid(SINK_UID).name("ClickHouse: RowBinary").setParallelism(decodeP);
-    }
-
-    /** The uid of {@code signal}'s Kafka source. */
-    public static String sourceUid(Signal signal) {
-        switch (signal) {
-            case TRACES:
-                return SOURCE_TRACES_UID;
-            case LOGS:
-                return SOURCE_LOGS_UID;
-            default:
-                return SOURCE_METRICS_UID;
-        }
-    }
-
-    /** The uid of {@code signal}'s decode operator. */
-    public static String decodeUid(Signal signal) {
-        switch (signal) {
-            case TRACES:
-                return DECODE_TRACES_UID;
-            case LOGS:
-                return DECODE_LOGS_UID;
-            default:
-                return DECODE_METRICS_UID;
-        }
+        SingleOutputStreamOperator<EncodedRows> rows =
+                records.process(
+                                new DecodeFunction(topics, config.get(KAFKA_ENCODING), config.get(CLICKHOUSE_SCHEMA)),
+                                TypeInformation.of(EncodedRows.class))
+                        .uid(DECODE_UID)
+                        .name("Decode OTLP")
+                        .setParallelism(decodeP);
+        rows.sinkTo(sink).uid(SINK_UID).name("ClickHouse: RowBinary").setParallelism(decodeP);
     }
 
     private static void configure(StreamExecutionEnvironment env, TributaryConfig config) {
@@ -147,19 +106,21 @@ public final class TributaryTopology {
         env.getConfig().enableObjectReuse();
     }
 
-    /** The Kafka source for {@code signal}'s topic. */
-    public static KafkaSource<SourceRecord> kafkaSource(TributaryConfig config, Signal signal) {
+    /** The Kafka source of every running signal's topic. */
+    public static KafkaSource<SourceRecord> kafkaSource(TributaryConfig config) {
+        String pattern =
+                config.topics().keySet().stream().map(Pattern::quote).collect(Collectors.joining("|"));
         KafkaSourceBuilder<SourceRecord> b =
                 KafkaSource.<SourceRecord>builder()
                         .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
                         .setGroupId(config.get(KAFKA_GROUP_ID))
-                        // A pattern, not a list: a topic that does not exist yet is not an error, the
-                        // source idles and picks it up once partition discovery sees it.
-                        .setTopicPattern(Pattern.compile(Pattern.quote(config.get(signal.topicOption()))))
+                        // A pattern, not a list: a topic that does not exist yet is not an error; it
+                        // is read once partition discovery sees it.
+                        .setTopicPattern(Pattern.compile(pattern))
                         .setDeserializer(new SourceRecordDeserializer())
                         .setProperties(config.kafkaProperties())
                         .setProperty("commit.offsets.on.checkpoint", "true")
-                        .setProperty("client.id.prefix", config.get(KAFKA_GROUP_ID) + "-" + signal.id());
+                        .setProperty("client.id.prefix", config.get(KAFKA_GROUP_ID));
         if (!config.kafkaProperties().containsKey("partition.discovery.interval.ms")) {
             b.setProperty("partition.discovery.interval.ms", "60000");
         }

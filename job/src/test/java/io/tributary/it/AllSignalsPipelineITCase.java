@@ -32,7 +32,9 @@ import io.opentelemetry.proto.metrics.v1.Sum;
 import io.opentelemetry.proto.metrics.v1.Summary;
 import io.opentelemetry.proto.metrics.v1.SummaryDataPoint;
 import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.TracesData;
 import io.tributary.TributaryJob;
 import io.tributary.config.TributaryConfig;
@@ -90,12 +92,16 @@ class AllSignalsPipelineITCase {
     private static String tracesTopic;
     private static String logsTopic;
     private static String metricsTopic;
-    private static int spanCount;
+    /** Every expected span row, by tid. */
+    private static final Map<String, SpanCase> SPANS = new HashMap<>();
     /** Every expected log row, by tid. */
     private static final Map<String, LogCase> LOGS = new HashMap<>();
     /** Every expected metric row, by table and tid. */
     private static final Map<String, Map<String, PointCase>> POINTS = new TreeMap<>();
     private static final List<String> DATABASES = new ArrayList<>();
+
+    /** A span with its resource and scope. */
+    record SpanCase(ResourceSpans resource, ScopeSpans scope, Span span) {}
 
     /** A log record with its resource and scope. */
     record LogCase(ResourceLogs resource, ScopeLogs scope, LogRecord record) {}
@@ -115,11 +121,26 @@ class AllSignalsPipelineITCase {
 
         List<byte[]> spans = new ArrayList<>();
         LoadShape traceShape = new LoadShape(7, 50);
-        for (int r = 0; r < 20; r++) {
-            ExportTraceServiceRequest req = traceShape.next(now + r * 1_000_000_000L);
-            spanCount += req.getResourceSpans(0).getScopeSpansList().stream().mapToInt(ScopeSpans::getSpansCount).sum();
-            spans.add(r % 2 == 0 ? OtlpJsonWriter.write(req)
-                    : TracesData.newBuilder().addAllResourceSpans(req.getResourceSpansList()).build().toByteArray());
+        int sid = 0;
+        for (int r = 0; r < 40; r++) {
+            ExportTraceServiceRequest req = r == 0 ? oddTraces(now) : traceShape.next(now + r * 1_000_000_000L);
+            ExportTraceServiceRequest.Builder tagged = req.toBuilder();
+            for (ResourceSpans.Builder rs : tagged.getResourceSpansBuilderList()) {
+                for (ScopeSpans.Builder ss : rs.getScopeSpansBuilderList()) {
+                    for (Span.Builder sp : ss.getSpansBuilderList()) {
+                        sp.addAttributes(kv("tid", str("s" + sid++)));
+                    }
+                }
+            }
+            req = tagged.build();
+            for (ResourceSpans rs : req.getResourceSpansList()) {
+                for (ScopeSpans ss : rs.getScopeSpansList()) {
+                    for (Span sp : ss.getSpansList()) {
+                        SPANS.put(tidOf(sp.getAttributesList()), new SpanCase(rs, ss, sp));
+                    }
+                }
+            }
+            spans.add(encode(req, r, TracesData.newBuilder().addAllResourceSpans(req.getResourceSpansList()).build()));
         }
         RealServices.produce(tracesTopic, spans);
 
@@ -183,21 +204,113 @@ class AllSignalsPipelineITCase {
         String db = runJob("map");
         ClickHouseClient ch = RealServices.clickHouse();
         assertCounts(ch, db);
-        compare(ch, db, "otel_logs", "LogAttributes['tid']", logColumns(false), LOGS);
+        compare(ch, db, "otel_traces", "SpanAttributes['tid']", spanColumns(null), SPANS);
+        compare(ch, db, "otel_logs", "LogAttributes['tid']", logColumns(null), LOGS);
         for (Map.Entry<String, Map<String, PointCase>> e : POINTS.entrySet()) {
-            compare(ch, db, "otel_metrics_" + e.getKey(), "Attributes['tid']", metricColumns(e.getKey(), false), e.getValue());
+            compare(ch, db, "otel_metrics_" + e.getKey(), "Attributes['tid']", metricColumns(e.getKey(), null), e.getValue());
         }
+        // a few values spelled out, so that the expectations above do not rest on AnyValues alone
+        assertThat(ch.query("SELECT LogAttributes['tid'], Body, SeverityNumber, TraceFlags, TraceId, SpanId, ServiceName,"
+                        + " toUnixTimestamp64Nano(Timestamp) % 1000, CAST(ResourceAttributes, 'Array(Tuple(String, String))')"
+                        + " FROM `" + db + "`.otel_logs WHERE LogAttributes['tid'] IN ('l0', 'l1', 'l2', 'l3', 'l4', 'l5')"
+                        + " ORDER BY LogAttributes['tid'] FORMAT TSV"))
+                .isEqualTo("l0\ttime 0: observed time is used\t0\t0\t\t\t\t5\t[('a.nested','{\"x\":1,\"y\":{\"z\":\"deep\"}}'),"
+                        + "('deployment.environment.name','prod'),('k8s.pod.name','pod-ü'),('zz.bytes','cmF3')]\n"
+                        + "l1\tNaN\t44\t255\t\t0102030405060708\t\t6\t" + RESOURCE_L0 + "\n"
+                        + "l2\t{\"a\":\"<&>\",\"b\":[1,\"two\",null]}\t0\t0\t\t\t\t8\t" + RESOURCE_L0 + "\n"
+                        + "l3\tAP8=\t0\t0\t\t\t\t9\t" + RESOURCE_L0 + "\n"
+                        + "l4\t\t0\t0\t\t\t\t0\t" + RESOURCE_L0 + "\n"
+                        + "l5\tservice.name is an int\t0\t0\t\t\t42\t10\t[('service.name','42')]\n");
+        assertThat(ch.query("SELECT toString(Value), Exemplars.SpanId, Exemplars.TraceId FROM `" + db
+                        + "`.otel_metrics_gauge WHERE MetricName = 'odd.gauge' ORDER BY Attributes['tid'] FORMAT TSV"))
+                .isEqualTo("nan\t[]\t[]\n0\t[]\t[]\n9223372036854776000\t['0000000000000000','0909090909090909']\t"
+                        + "['00000000000000000000000000000000','01010101010101010202020202020202']\n-inf\t[]\t[]\n");
     }
+
+    private static final String RESOURCE_L0 = "[('a.nested','{\"x\":1,\"y\":{\"z\":\"deep\"}}'),"
+            + "('deployment.environment.name','prod'),('k8s.pod.name','pod-ü'),('zz.bytes','cmF3')]";
 
     @Test
     void jsonFlavourHoldsTheSameInformation() throws Exception {
         String db = runJob("json");
         ClickHouseClient ch = RealServices.clickHouse();
         assertCounts(ch, db);
-        compare(ch, db, "otel_logs", "toString(LogAttributes.tid)", logColumns(true), LOGS);
+        // What ClickHouse stores for the exporter's JSON text, per tid: the reference for every
+        // JSON column (paths, types and values).
+        Twin spanTwin = twin(ch, db, "traces", SPANS, Map.of(
+                "ResourceAttributes", c -> List.of(c.resource().getResource().getAttributesList()),
+                "SpanAttributes", c -> List.of(c.span().getAttributesList()),
+                "EventAttributes", c -> c.span().getEventsList().stream().map(Span.Event::getAttributesList).toList(),
+                "LinkAttributes", c -> c.span().getLinksList().stream().map(Span.Link::getAttributesList).toList()));
+        compare(ch, db, "otel_traces", "toString(SpanAttributes.tid)", spanColumns(spanTwin), SPANS);
+        Twin logTwin = twin(ch, db, "logs", LOGS, Map.of(
+                "ResourceAttributes", c -> List.of(c.resource().getResource().getAttributesList()),
+                "ScopeAttributes", c -> List.of(c.scope().getScope().getAttributesList()),
+                "LogAttributes", c -> List.of(c.record().getAttributesList())));
+        compare(ch, db, "otel_logs", "toString(LogAttributes.tid)", logColumns(logTwin), LOGS);
         for (Map.Entry<String, Map<String, PointCase>> e : POINTS.entrySet()) {
-            compare(ch, db, "otel_metrics_" + e.getKey(), "toString(Attributes.tid)", metricColumns(e.getKey(), true), e.getValue());
+            Twin metricTwin = twin(ch, db, e.getKey(), e.getValue(), Map.of(
+                    "ResourceAttributes", c -> List.of(c.resource().getResource().getAttributesList()),
+                    "ScopeAttributes", c -> List.of(c.scope().getScope().getAttributesList()),
+                    "Attributes", c -> List.of(attributesOf(c.point())),
+                    "FilteredAttributes", c -> exemplars(c).stream().map(Exemplar::getFilteredAttributesList).toList()));
+            compare(ch, db, "otel_metrics_" + e.getKey(), "toString(Attributes.tid)", metricColumns(e.getKey(), metricTwin), e.getValue());
         }
+    }
+
+    /**
+     * What ClickHouse makes of the exporter's JSON text for each case: per attributes list, its
+     * {@code JSONAllPathsWithTypes} and its value, read back from a table filled with that text.
+     */
+    record Twin(Map<String, JsonNode> rows) {
+        /** The paths-and-types (suffix "_t") or values (suffix "_v") of column {@code col} for a tid. */
+        JsonNode get(String tid, String col) {
+            return rows.get(tid).get(col);
+        }
+    }
+
+    /**
+     * Fills a table of JSON arrays with the exporter's text of each case's attribute lists
+     * ({@code lists} gives one list per attribute column, several for nested ones) and reads
+     * back what ClickHouse stored.
+     */
+    private static <C> Twin twin(
+            ClickHouseClient ch, String db, String name, Map<String, C> cases, Map<String, Function<C, List<List<KeyValue>>>> lists)
+            throws Exception {
+        List<String> cols = new ArrayList<>(lists.keySet());
+        String table = "`" + db + "`.`twin_" + name + "`";
+        StringBuilder ddl = new StringBuilder("CREATE TABLE " + table + " (tid String");
+        StringBuilder select = new StringBuilder("SELECT tid");
+        for (String c : cols) {
+            ddl.append(", `").append(c).append("` Array(JSON)");
+            select.append(", arrayMap(m -> toJSONString(JSONAllPathsWithTypes(m)), `").append(c).append("`) AS `").append(c)
+                    .append("_t`, arrayMap(m -> toJSONString(m), `").append(c).append("`) AS `").append(c).append("_v`");
+        }
+        ch.execute(ddl.append(") ENGINE = MergeTree ORDER BY tid").toString());
+        StringBuilder rows = new StringBuilder();
+        for (Map.Entry<String, C> e : cases.entrySet()) {
+            rows.append("{\"tid\":\"").append(e.getKey()).append('"');
+            for (String c : cols) {
+                rows.append(",\"").append(c).append("\":[");
+                List<List<KeyValue>> ls = lists.get(c).apply(e.getValue());
+                for (int i = 0; i < ls.size(); i++) {
+                    rows.append(i > 0 ? "," : "").append(exporterJson(ls.get(i)));
+                }
+                rows.append(']');
+            }
+            rows.append("}\n");
+        }
+        ch.insert("INSERT INTO " + table + " FORMAT JSONEachRow", Map.of(),
+                rows.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), io.tributary.sink.Compression.NONE);
+        Map<String, JsonNode> out = new HashMap<>();
+        for (String line : ch.query(select + " FROM " + table + " FORMAT JSONEachRow").split("\n")) {
+            if (!line.isBlank()) {
+                JsonNode n = JSON.readTree(line);
+                out.put(n.get("tid").asText(), n);
+            }
+        }
+        assertThat(out).hasSize(cases.size());
+        return new Twin(out);
     }
 
     // ---- the job, and the comparison ----
@@ -235,18 +348,14 @@ class AllSignalsPipelineITCase {
             }
         }
         Map<String, Long> expected = new TreeMap<>();
-        expected.put("otel_traces", (long) spanCount);
+        expected.put("otel_traces", (long) SPANS.size());
         expected.put("otel_logs", (long) LOGS.size());
         POINTS.forEach((t, m) -> expected.put("otel_metrics_" + t, (long) m.size()));
         assertThat(counts).as("rows per table in " + db).isEqualTo(expected);
     }
 
-    /** A column: the SQL that reads it, what it must hold for a case, and how its value is read. */
-    record Col<C>(String sql, Function<C, Object> expected, Function<JsonNode, JsonNode> actual) {
-        Col(String sql, Function<C, Object> expected) {
-            this(sql, expected, n -> n);
-        }
-    }
+    /** A column: the SQL that reads it, and what it must hold for a case. */
+    record Col<C>(String sql, Function<C, Object> expected) {}
 
     private static <C> void compare(
             ClickHouseClient ch, String db, String table, String tidSql, List<Col<C>> cols, Map<String, C> cases)
@@ -269,7 +378,7 @@ class AllSignalsPipelineITCase {
             C c = cases.get(tid);
             assertThat(c).as("%s: unexpected row %s", table, tid).isNotNull();
             for (int i = 0; i < cols.size(); i++) {
-                JsonNode actual = cols.get(i).actual().apply(n.get("c" + i));
+                JsonNode actual = n.get("c" + i);
                 JsonNode want = JSON.valueToTree(cols.get(i).expected().apply(c));
                 if (!actual.equals(AllSignalsPipelineITCase::compareNodes, want)) {
                     throw new AssertionError(table + " row " + tid + " column " + cols.get(i).sql()
@@ -290,7 +399,32 @@ class AllSignalsPipelineITCase {
 
     // ---- expected columns ----
 
-    private static List<Col<LogCase>> logColumns(boolean json) {
+    private static List<Col<SpanCase>> spanColumns(Twin twin) {
+        boolean json = twin != null;
+        List<Col<SpanCase>> c = new ArrayList<>();
+        c.add(new Col<>("TraceId", t -> hexId(t.span().getTraceId())));
+        c.add(new Col<>("SpanId", t -> hexId(t.span().getSpanId())));
+        c.add(new Col<>("ParentSpanId", t -> hexId(t.span().getParentSpanId())));
+        c.add(new Col<>("SpanName", t -> t.span().getName()));
+        c.add(new Col<>("ServiceName", t -> serviceName(t.resource().getResource().getAttributesList())));
+        c.add(new Col<>("toString(Duration)", t -> Long.toUnsignedString(t.span().getEndTimeUnixNano() - t.span().getStartTimeUnixNano())));
+        c.add(new Col<>("`Events.Name`", t -> t.span().getEventsList().stream().map(Span.Event::getName).toList()));
+        c.add(new Col<>("`Links.SpanId`", t -> t.span().getLinksList().stream().map(l -> hexId(l.getSpanId())).toList()));
+        c.addAll(attributeColumns("ResourceAttributes", t -> t.resource().getResource().getAttributesList(), twin, "ResourceAttributes", SpanCase::span));
+        c.addAll(attributeColumns("SpanAttributes", t -> t.span().getAttributesList(), twin, "SpanAttributes", SpanCase::span));
+        c.add(nestedAttributes("`Events.Attributes`", t -> t.span().getEventsList().stream().map(Span.Event::getAttributesList).toList(),
+                twin, "EventAttributes", SpanCase::span));
+        c.add(nestedAttributes("`Links.Attributes`", t -> t.span().getLinksList().stream().map(Span.Link::getAttributesList).toList(),
+                twin, "LinkAttributes", SpanCase::span));
+        if (json) {
+            c.add(nestedAttributesTypes("`Events.Attributes`", twin, "EventAttributes", SpanCase::span));
+            c.add(nestedAttributesTypes("`Links.Attributes`", twin, "LinkAttributes", SpanCase::span));
+        }
+        return c;
+    }
+
+    private static List<Col<LogCase>> logColumns(Twin twin) {
+        boolean json = twin != null;
         List<Col<LogCase>> c = new ArrayList<>();
         c.add(new Col<>("toString(toUnixTimestamp64Nano(Timestamp))", l -> Long.toString(
                 l.record().getTimeUnixNano() != 0 ? l.record().getTimeUnixNano() : l.record().getObservedTimeUnixNano())));
@@ -306,9 +440,9 @@ class AllSignalsPipelineITCase {
         c.add(new Col<>("ScopeName", l -> l.scope().getScope().getName()));
         c.add(new Col<>("ScopeVersion", l -> l.scope().getScope().getVersion()));
         c.add(new Col<>("EventName", l -> l.record().getEventName()));
-        c.addAll(attributeColumns("ResourceAttributes", l -> l.resource().getResource().getAttributesList(), json));
-        c.addAll(attributeColumns("ScopeAttributes", l -> l.scope().getScope().getAttributesList(), json));
-        c.addAll(attributeColumns("LogAttributes", l -> l.record().getAttributesList(), json));
+        c.addAll(attributeColumns("ResourceAttributes", l -> l.resource().getResource().getAttributesList(), twin, "ResourceAttributes", LogCase::record));
+        c.addAll(attributeColumns("ScopeAttributes", l -> l.scope().getScope().getAttributesList(), twin, "ScopeAttributes", LogCase::record));
+        c.addAll(attributeColumns("LogAttributes", l -> l.record().getAttributesList(), twin, "LogAttributes", LogCase::record));
         if (!json) {
             c.add(new Col<>("`__otel_materialized_k8s.pod.name`",
                     l -> firstValue(l.resource().getResource().getAttributesList(), "k8s.pod.name")));
@@ -318,20 +452,21 @@ class AllSignalsPipelineITCase {
         return c;
     }
 
-    private static List<Col<PointCase>> metricColumns(String type, boolean json) {
+    private static List<Col<PointCase>> metricColumns(String type, Twin twin) {
+        boolean json = twin != null;
         List<Col<PointCase>> c = new ArrayList<>();
-        c.addAll(attributeColumns("ResourceAttributes", p -> p.resource().getResource().getAttributesList(), json));
+        c.addAll(attributeColumns("ResourceAttributes", p -> p.resource().getResource().getAttributesList(), twin, "ResourceAttributes", PointCase::point));
         c.add(new Col<>("ResourceSchemaUrl", p -> p.resource().getSchemaUrl()));
         c.add(new Col<>("ScopeName", p -> p.scope().getScope().getName()));
         c.add(new Col<>("ScopeVersion", p -> p.scope().getScope().getVersion()));
-        c.addAll(attributeColumns("ScopeAttributes", p -> p.scope().getScope().getAttributesList(), json));
+        c.addAll(attributeColumns("ScopeAttributes", p -> p.scope().getScope().getAttributesList(), twin, "ScopeAttributes", PointCase::point));
         c.add(new Col<>("ScopeDroppedAttrCount", p -> p.scope().getScope().getDroppedAttributesCount()));
         c.add(new Col<>("ScopeSchemaUrl", p -> p.scope().getSchemaUrl()));
         c.add(new Col<>("ServiceName", p -> serviceName(p.resource().getResource().getAttributesList())));
         c.add(new Col<>("MetricName", p -> p.metric().getName()));
         c.add(new Col<>("MetricDescription", p -> p.metric().getDescription()));
         c.add(new Col<>("MetricUnit", p -> p.metric().getUnit()));
-        c.addAll(attributeColumns("Attributes", p -> attributesOf(p.point()), json));
+        c.addAll(attributeColumns("Attributes", p -> attributesOf(p.point()), twin, "Attributes", PointCase::point));
         c.add(new Col<>("toUnixTimestamp(StartTimeUnix)", p -> seconds(field(p.point(), "start_time_unix_nano"))));
         c.add(new Col<>("toUnixTimestamp(TimeUnix)", p -> seconds(field(p.point(), "time_unix_nano"))));
         c.add(new Col<>("Flags", p -> field(p.point(), "flags")));
@@ -387,17 +522,10 @@ class AllSignalsPipelineITCase {
                             ? (double) e.getAsInt() : e.getAsDouble())).toList()));
             c.add(new Col<>("`Exemplars.SpanId`", p -> exemplars(p).stream().map(e -> zeroHex(e.getSpanId(), 8)).toList()));
             c.add(new Col<>("`Exemplars.TraceId`", p -> exemplars(p).stream().map(e -> zeroHex(e.getTraceId(), 16)).toList()));
+            c.add(nestedAttributes("`Exemplars.FilteredAttributes`",
+                    p -> exemplars(p).stream().map(Exemplar::getFilteredAttributesList).toList(), twin, "FilteredAttributes", PointCase::point));
             if (json) {
-                c.add(new Col<>("arrayMap(m -> toJSONString(m), `Exemplars.FilteredAttributes`)",
-                        p -> exemplars(p).stream().map(e -> flatten(exporterJsonTree(e.getFilteredAttributesList()))).toList(),
-                        n -> {
-                            List<JsonNode> out = new ArrayList<>();
-                            n.forEach(x -> out.add(normalizedJson(x.asText())));
-                            return JSON.valueToTree(out);
-                        }));
-            } else {
-                c.add(new Col<>("arrayMap(m -> CAST(m, 'Array(Tuple(String, String))'), `Exemplars.FilteredAttributes`)",
-                        p -> exemplars(p).stream().map(e -> pairs(e.getFilteredAttributesList())).toList()));
+                c.add(nestedAttributesTypes("`Exemplars.FilteredAttributes`", twin, "FilteredAttributes", PointCase::point));
             }
         }
         return c;
@@ -405,17 +533,37 @@ class AllSignalsPipelineITCase {
 
     /**
      * An attributes column: in the map flavour its (key, value) pairs in the exporter's order; in
-     * the JSON flavour what ClickHouse holds (as flattened paths) compared with what it holds
-     * for the exporter's JSON text, plus the keys column.
+     * the JSON flavour its paths with their types and its value, each as ClickHouse stores them for
+     * the exporter's JSON text (the twin), plus the keys column.
      */
-    private static <C> List<Col<C>> attributeColumns(String name, Function<C, List<KeyValue>> attrs, boolean json) {
-        if (!json) {
+    private static <C> List<Col<C>> attributeColumns(
+            String name, Function<C, List<KeyValue>> attrs, Twin twin, String twinCol, Function<C, Message> tidOf) {
+        if (twin == null) {
             return List.of(new Col<>("CAST(" + name + ", 'Array(Tuple(String, String))')", c -> pairs(attrs.apply(c))));
         }
         return List.of(
-                new Col<>("toJSONString(" + name + ")", c -> flatten(exporterJsonTree(attrs.apply(c))),
-                        n -> normalizedJson(n.asText())),
+                new Col<>("toJSONString(JSONAllPathsWithTypes(" + name + "))", c -> twin.get(tid(tidOf.apply(c)), twinCol + "_t").get(0)),
+                new Col<>("toJSONString(" + name + ")", c -> twin.get(tid(tidOf.apply(c)), twinCol + "_v").get(0)),
                 new Col<>(name + "Keys", c -> uniqueFlattenedKeys(attrs.apply(c))));
+    }
+
+    /** A Nested attributes field: Maps as pairs, or JSON values as the twin holds them. */
+    private static <C> Col<C> nestedAttributes(
+            String name, Function<C, List<List<KeyValue>>> lists, Twin twin, String twinCol, Function<C, Message> tidOf) {
+        if (twin == null) {
+            return new Col<>("arrayMap(m -> CAST(m, 'Array(Tuple(String, String))'), " + name + ")",
+                    c -> lists.apply(c).stream().map(AllSignalsPipelineITCase::pairs).toList());
+        }
+        return new Col<>("arrayMap(m -> toJSONString(m), " + name + ")", c -> twin.get(tid(tidOf.apply(c)), twinCol + "_v"));
+    }
+
+    private static <C> Col<C> nestedAttributesTypes(String name, Twin twin, String twinCol, Function<C, Message> tidOf) {
+        return new Col<>("arrayMap(m -> toJSONString(JSONAllPathsWithTypes(m)), " + name + ")",
+                c -> twin.get(tid(tidOf.apply(c)), twinCol + "_t"));
+    }
+
+    private static String tid(Message withAttributes) {
+        return tidOf(attributesOf(withAttributes));
     }
 
     // ---- the oracle: the exporter's rules, written out independently of the job's code ----
@@ -487,7 +635,8 @@ class AllSignalsPipelineITCase {
 
     @SuppressWarnings("unchecked")
     private static List<Exemplar> exemplars(PointCase p) {
-        return (List<Exemplar>) p.point().getField(p.point().getDescriptorForType().findFieldByName("exemplars"));
+        com.google.protobuf.Descriptors.FieldDescriptor f = p.point().getDescriptorForType().findFieldByName("exemplars");
+        return f == null ? List.of() : (List<Exemplar>) p.point().getField(f); // summaries have none
     }
 
     private static String tidOf(List<KeyValue> attrs) {
@@ -529,48 +678,6 @@ class AllSignalsPipelineITCase {
     /** The exporter's JSON text for attributes: json.Marshal(attributes.AsRaw()). */
     private static String exporterJson(List<KeyValue> attrs) {
         return AnyValues.asString(AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder().addAllValues(attrs)).build());
-    }
-
-    private static JsonNode exporterJsonTree(List<KeyValue> attrs) {
-        try {
-            return JSON.readTree(exporterJson(attrs));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** JSON text made comparable: objects flattened to dotted leaf paths, nulls and empty objects dropped. */
-    private static JsonNode normalizedJson(String text) {
-        try {
-            return flatten(JSON.readTree(text));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** How ClickHouse stores JSON: nested objects and dotted keys are the same paths; nulls are absent. */
-    private static JsonNode flatten(JsonNode n) {
-        Map<String, JsonNode> out = new TreeMap<>();
-        flattenInto("", n, out);
-        return JSON.valueToTree(out);
-    }
-
-    private static void flattenInto(String prefix, JsonNode n, Map<String, JsonNode> out) {
-        Iterator<Map.Entry<String, JsonNode>> it = n.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
-            String path = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
-            JsonNode v = e.getValue();
-            if (v.isObject()) {
-                flattenInto(path, v, out);
-            } else if (v.isArray()) {
-                List<JsonNode> items = new ArrayList<>();
-                v.forEach(x -> items.add(x.isObject() ? flatten(x) : x));
-                out.put(path, JSON.valueToTree(items));
-            } else if (!v.isNull()) {
-                out.put(path, v);
-            }
-        }
     }
 
     /** The exporter's UniqueFlattenedAttributes: leaf paths, maps recursed, sorted, unique. */
@@ -627,6 +734,30 @@ class AllSignalsPipelineITCase {
             }
         }
         return b.build();
+    }
+
+    /** Spans with what the load shape leaves out: links, nested and odd attribute values. */
+    private static ExportTraceServiceRequest oddTraces(long now) {
+        Span.Builder span = Span.newBuilder()
+                .setTraceId(ByteString.copyFrom(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}))
+                .setSpanId(ByteString.copyFrom(new byte[] {1, 1, 1, 1, 1, 1, 1, 1}))
+                .setName("odd").setStartTimeUnixNano(now).setEndTimeUnixNano(now - 1)
+                .addAttributes(kv("http", map(kv("route", str("/x")), kv("status", i(500)))))
+                .addAttributes(kv("ratio", AnyValue.newBuilder().setDoubleValue(2.0).build()))
+                .addAttributes(kv("list", arr(i(1), AnyValue.newBuilder().setDoubleValue(0.5).build())))
+                .addAttributes(kv("none", AnyValue.getDefaultInstance()))
+                .addEvents(Span.Event.newBuilder().setName("e").setTimeUnixNano(now)
+                        .addAttributes(kv("e.k", map(kv("n", b(false))))))
+                .addEvents(Span.Event.newBuilder().setName("empty"))
+                .addLinks(Span.Link.newBuilder()
+                        .setTraceId(ByteString.copyFrom(new byte[16])).setSpanId(ByteString.copyFrom(new byte[] {2, 2, 2, 2, 2, 2, 2, 2}))
+                        .setTraceState("k=v").addAttributes(kv("link.n", i(3))).addAttributes(kv("link.s", arr(str("a"), str("b")))));
+        return ExportTraceServiceRequest.newBuilder()
+                .addResourceSpans(ResourceSpans.newBuilder()
+                        .setResource(Resource.newBuilder().addAttributes(kv("service.name", str("odd-traces")))
+                                .addAttributes(kv("k8s", map(kv("pod", map(kv("name", str("p"))))))))
+                        .addScopeSpans(ScopeSpans.newBuilder().addSpans(span).addSpans(Span.newBuilder().setName("bare"))))
+                .build();
     }
 
     /** Log records the load shape does not make: the odd corners of the spec. */

@@ -91,6 +91,17 @@ class JsonColumnITCase {
                 kv("odd", map(kv("", i(2)), kv("a..b", str("dots")))),
                 kv("a", i(5)),
                 kv("a.b", i(6)),
+                kv("whole", d(1.0)),
+                kv("negzero", d(-0.0)),
+                kv("big", d(1e19)),
+                kv("huge", d(1e21)),
+                kv("wholes", arr(d(1.0), d(2.0))),
+                kv("nested", arr(arr(i(1)), arr(i(2), i(3)), arr())),
+                kv("nestedmix", arr(arr(i(1)), arr(d(1.5)))),
+                kv("boolint", arr(b(true), i(1))),
+                kv("emptybytes", AnyValue.newBuilder().setBytesValue(ByteString.EMPTY).build()),
+                kv("withnull", arr(str("a"), AnyValue.getDefaultInstance(), AnyValue.newBuilder().setBytesValue(ByteString.EMPTY).build())),
+                kv("", map(kv("x", i(7)))),
                 kv("none", AnyValue.getDefaultInstance()));
         ClickHouseClient ch = RealServices.clickHouse();
         String t = "`default`." + RealServices.uniqueName("json_attrs");
@@ -114,6 +125,30 @@ class JsonColumnITCase {
         assertThat(ours[2]).as("paths and types").isEqualTo(theirs[2]);
         assertThat(ours[1]).as("values").isEqualTo(theirs[1]);
         assertThat(ours[1]).contains("\"service\":{\"name\":\"checkout\"}").contains("\"blob\":\"aGkh\"");
-        assertThat(ours[2]).contains("\"http.status_code\":\"Int64\"").contains("\"ints\":\"Array(Nullable(Int64))\"");
+        assertThat(ours[2]).contains("\"http.status_code\":\"Int64\"").contains("\"ints\":\"Array(Nullable(Int64))\"")
+                .contains("\"whole\":\"Int64\"").contains("\"big\":\"UInt64\"")
+                .contains("\"nested\":\"Array(Array(Nullable(Int64)))\"").contains("\".x\":\"Int64\"");
+    }
+
+    @Test
+    void dateLikeStringsStayStrings() throws Exception {
+        // The one deliberate difference: ClickHouse parsing JSON text turns these into Date and
+        // DateTime64; the binary encoding keeps the strings that were sent.
+        ClickHouseClient ch = RealServices.clickHouse();
+        String t = "`default`." + RealServices.uniqueName("json_dates");
+        ch.execute("CREATE TABLE " + t + " (id UInt32, j JSON) ENGINE = MergeTree ORDER BY id");
+        List<KeyValue> attrs = List.of(kv("day", str("2024-01-01")), kv("at", str("2024-01-01T10:00:00.123Z")));
+        RowBinaryWriter w = new RowBinaryWriter(64);
+        w.writeInt32(1);
+        Attributes.of(attrs).writeJson(w);
+        ch.insert("INSERT INTO " + t + " FORMAT RowBinary", Map.of(), w.toByteArray(), Compression.NONE);
+        String text = AnyValues.asString(AnyValue.newBuilder()
+                .setKvlistValue(KeyValueList.newBuilder().addAllValues(attrs)).build());
+        ch.insert("INSERT INTO " + t + " FORMAT JSONEachRow", Map.of(),
+                ("{\"id\":2,\"j\":" + text + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8), Compression.NONE);
+        assertThat(ch.query("SELECT id, dynamicType(j.day), dynamicType(j.at), toString(j.at) FROM " + t
+                        + " ORDER BY id FORMAT TSV"))
+                .isEqualTo("1\tString\tString\t2024-01-01T10:00:00.123Z\n"
+                        + "2\tDate\tDateTime64(9)\t2024-01-01 10:00:00.123000000\n");
     }
 }
