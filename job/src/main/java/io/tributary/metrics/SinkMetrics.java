@@ -27,19 +27,20 @@ public final class SinkMetrics {
     public final Counter bytesCompressed;
     /** INSERT attempts that failed and were retried. */
     public final Counter retries;
-    private final MetricGroup group;
-    private final java.util.List<String> tableNames;
     private final Histogram insertLatencyMs;
     private final Histogram batchRows;
     private final AtomicLong rowsBuffered = new AtomicLong();
     private final AtomicLong inFlight = new AtomicLong();
     private final TableMetrics[] tables;
 
-    /** @param tableNames the sink's tables, by index; a table group is registered on first use */
+    /** @param tableNames the sink's tables, by index; "" for a table whose signal does not run */
     public SinkMetrics(MetricGroup group, java.util.List<String> tableNames) {
-        this.group = group;
-        this.tableNames = tableNames;
         this.tables = new TableMetrics[tableNames.size()];
+        for (int t = 0; t < tables.length; t++) {
+            if (!tableNames.get(t).isEmpty()) {
+                tables[t] = new TableMetrics(group.addGroup("table", tableNames.get(t)));
+            }
+        }
         rowsWritten = group.counter("rowsWritten", new ThreadSafeSimpleCounter());
         batchesSent = group.counter("batchesSent", new ThreadSafeSimpleCounter());
         bytesUncompressed = group.counter("bytesUncompressed", new ThreadSafeSimpleCounter());
@@ -75,13 +76,8 @@ public final class SinkMetrics {
         batchRows.update(rows);
     }
 
-    private synchronized TableMetrics table(int table) {
-        TableMetrics t = tables[table];
-        if (t == null) {
-            t = new TableMetrics(group.addGroup("table", tableNames.get(table)));
-            tables[table] = t;
-        }
-        return t;
+    private TableMetrics table(int table) {
+        return tables[table];
     }
 
     /** One table's share. */

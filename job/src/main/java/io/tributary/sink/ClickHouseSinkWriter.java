@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>A batch closes at {@code maxRows}, {@code maxBytes} or {@code maxAge}, whichever comes first,
  * and on {@link #flush}. Closed batches are compressed and sent by a pool of {@code maxInFlight}
  * sender threads; when all are busy, {@link #write} blocks, so backpressure reaches the Kafka
- * source instead of memory growing. Memory held is at most about {@code (maxInFlight + tables) x
+ * source instead of memory growing. Memory held is at most about {@code (maxInFlight + tables written) x
  * maxBytes} uncompressed.
  *
  * <p>A batch is retried with exponential backoff on connection errors, 5xx replies without a
@@ -192,7 +192,7 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
     }
 
     private String table(Batch b) {
-        return settings.tableNames().get(b.table);
+        return settings.database() + "." + settings.tableNames().get(b.table);
     }
 
     private void checkFailure() throws IOException {

@@ -9,8 +9,10 @@ import java.util.Map;
  * Everything the ClickHouse sink needs, validated before the job starts.
  *
  * @param endpoint server and credentials
+ * @param database the tables' database
  * @param insertSql one INSERT statement per target table; {@link EncodedRows#table} indexes it
- * @param tableNames the tables' names, for metrics and messages (same order)
+ * @param tableNames the tables' names, for metrics and messages (same order); "" for a table
+ *     that receives no rows (its signal does not run)
  * @param insertSettings query settings every INSERT carries (e.g. {@code enable_json_type})
  * @param maxRows a batch is sent when it holds this many rows
  * @param maxBytes ... or this many uncompressed bytes
@@ -25,6 +27,7 @@ import java.util.Map;
  */
 public record SinkSettings(
         ClickHouseEndpoint endpoint,
+        String database,
         List<String> insertSql,
         List<String> tableNames,
         Map<String, String> insertSettings,

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 public final class TableRows {
 
     private static final int INITIAL_CAPACITY = 1 << 16;
+    /** Buffers are dropped after a record when together they hold more than this. */
     private static final int SHRINK_ABOVE = 64 << 20;
 
     private final RowBinaryWriter[] writers = new RowBinaryWriter[OtelTable.values().length];
@@ -46,15 +47,16 @@ public final class TableRows {
 
     /** Forgets every row (after a record failed half-way, or after {@link #emit}). */
     public void clear() {
+        long held = 0;
+        for (RowBinaryWriter w : writers) {
+            held += w == null ? 0 : w.buffer().length;
+        }
         for (int t = 0; t < writers.length; t++) {
             rows[t] = 0;
-            RowBinaryWriter w = writers[t];
-            if (w != null) {
-                if (w.buffer().length > SHRINK_ABOVE) {
-                    writers[t] = null; // do not keep a huge buffer after a huge record
-                } else {
-                    w.reset();
-                }
+            if (held > SHRINK_ABOVE) {
+                writers[t] = null; // do not keep huge buffers after a huge record
+            } else if (writers[t] != null) {
+                writers[t].reset();
             }
         }
     }

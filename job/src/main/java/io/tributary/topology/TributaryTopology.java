@@ -140,7 +140,7 @@ public final class TributaryTopology {
         return b.build();
     }
 
-    /** The ClickHouse sink writing every table (the INSERT of a table whose signal is off is never sent). */
+    /** The ClickHouse sink writing the tables of the signals that run. */
     public static ClickHouseSink clickHouseSink(TributaryConfig config) {
         String db = config.get(CLICKHOUSE_DATABASE);
         SchemaFlavor flavor = config.get(CLICKHOUSE_SCHEMA);
@@ -148,11 +148,12 @@ public final class TributaryTopology {
         List<String> names = new ArrayList<>();
         for (OtelTable t : OtelTable.values()) {
             inserts.add(t.schema(flavor).insertSql(db, t.name(config)));
-            names.add(t.name(config));
+            names.add(config.signals().contains(t.signal()) ? t.name(config) : "");
         }
         return new ClickHouseSink(
                 new SinkSettings(
                         endpoint(config),
+                        db,
                         inserts,
                         names,
                         flavor == SchemaFlavor.JSON ? Map.of("enable_json_type", "1") : Map.of(),

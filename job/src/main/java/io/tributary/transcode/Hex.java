@@ -13,6 +13,8 @@ public final class Hex {
     /** Length in bytes of an OTLP span id. */
     public static final int SPAN_ID_BYTES = 8;
 
+    private static final String ZERO_TRACE_ID = "0".repeat(2 * TRACE_ID_BYTES);
+    private static final String ZERO_SPAN_ID = "0".repeat(2 * SPAN_ID_BYTES);
     private static final byte[] DIGITS = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private Hex() {}
@@ -51,7 +53,23 @@ public final class Hex {
      */
     public static String idOrZeros(ByteString id, int expectedLength, String field) {
         String hex = idOrEmpty(id, expectedLength, field);
-        return hex.isEmpty() ? "0".repeat(2 * expectedLength) : hex;
+        if (!hex.isEmpty()) {
+            return hex;
+        }
+        return expectedLength == TRACE_ID_BYTES ? ZERO_TRACE_ID : expectedLength == SPAN_ID_BYTES ? ZERO_SPAN_ID
+                : "0".repeat(2 * expectedLength);
+    }
+
+    /**
+     * Checks that an id is empty or {@code expectedLength} bytes, without rendering it.
+     *
+     * @throws InvalidOtlpException otherwise
+     */
+    public static void checkLength(ByteString id, int expectedLength, String field) {
+        int n = id.size();
+        if (n != 0 && n != expectedLength) {
+            throw new InvalidOtlpException(field + " must be " + expectedLength + " bytes, got " + n);
+        }
     }
 
     /** Parses lowercase or uppercase hex into bytes. */

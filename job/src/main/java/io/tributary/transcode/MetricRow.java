@@ -95,8 +95,8 @@ public final class MetricRow {
         this.flags = flags;
         for (Exemplar e : exemplars) {
             // validate ids before any byte of the row is written
-            Hex.idOrEmpty(e.getSpanId(), Hex.SPAN_ID_BYTES, "exemplars.spanId");
-            Hex.idOrEmpty(e.getTraceId(), Hex.TRACE_ID_BYTES, "exemplars.traceId");
+            Hex.checkLength(e.getSpanId(), Hex.SPAN_ID_BYTES, "exemplars.spanId");
+            Hex.checkLength(e.getTraceId(), Hex.TRACE_ID_BYTES, "exemplars.traceId");
         }
     }
 
