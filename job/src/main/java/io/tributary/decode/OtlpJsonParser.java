@@ -7,7 +7,6 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
-import io.tributary.transcode.Hex;
 import io.tributary.transcode.InvalidOtlpException;
 
 import java.io.IOException;
@@ -99,22 +98,6 @@ public final class OtlpJsonParser {
         void set(Message.Builder builder, Object value);
     }
 
-    /** How a field's JSON value is read, decided once per field. */
-    private enum Kind {
-        MESSAGE,
-        ENUM,
-        STRING,
-        BOOL,
-        INT32,
-        UINT32,
-        INT64,
-        UINT64,
-        DOUBLE,
-        FLOAT,
-        BYTES,
-        HEX_ID
-    }
-
     private record TableKey(Class<?> type, Descriptor descriptor) {}
 
     /** The fields of one message type under both their JSON and their proto names. */
@@ -142,15 +125,12 @@ public final class OtlpJsonParser {
             Message.Builder builder = defaultInstance.newBuilderForType();
             HashMap<String, Field> m = new HashMap<>();
             for (FieldDescriptor fd : d.getFields()) {
-                if (fd.isMapField()) {
-                    throw new IllegalArgumentException(
-                            fd.getFullName() + " is a map field, which OTLP has none of");
-                }
+                OtlpJsonKind kind = OtlpJsonKind.of(fd);
                 Message child =
                         fd.getJavaType() == FieldDescriptor.JavaType.MESSAGE
                                 ? builder.newBuilderForField(fd).getDefaultInstanceForType()
                                 : null;
-                Field f = new Field(fd, child, builder.getClass());
+                Field f = new Field(fd, kind, child, builder.getClass());
                 m.put(fd.getJsonName(), f);
                 m.put(fd.getName(), f);
             }
@@ -165,7 +145,7 @@ public final class OtlpJsonParser {
     private static final class Field {
         final FieldDescriptor fd;
         final String jsonName;
-        final Kind kind;
+        final OtlpJsonKind kind;
         final boolean repeated;
         /** Length in bytes of a hex id field, else 0. */
         final int idLength;
@@ -179,13 +159,13 @@ public final class OtlpJsonParser {
          */
         private Table child;
 
-        Field(FieldDescriptor fd, Message childDefault, Class<?> builderClass) {
+        Field(FieldDescriptor fd, OtlpJsonKind kind, Message childDefault, Class<?> builderClass) {
             this.fd = fd;
             this.jsonName = fd.getJsonName();
+            this.kind = kind;
             this.repeated = fd.isRepeated();
             this.childDefault = childDefault;
-            this.idLength = fd.getType() == FieldDescriptor.Type.BYTES ? idLength(fd.getName()) : 0;
-            this.kind = idLength > 0 ? Kind.HEX_ID : kind(fd);
+            this.idLength = OtlpJsonKind.idLength(fd);
             this.store = setter(builderClass);
         }
 
@@ -200,7 +180,7 @@ public final class OtlpJsonParser {
             String name =
                     (repeated ? "add" : "set")
                             + javaName(fd.getName())
-                            + (kind == Kind.ENUM ? "Value" : "");
+                            + (kind == OtlpJsonKind.ENUM ? "Value" : "");
             Setter direct;
             try {
                 direct = bind(builderClass, name, javaType());
@@ -214,7 +194,7 @@ public final class OtlpJsonParser {
                         ? (b, v) -> b.addRepeatedField(d, v)
                         : (b, v) -> b.setField(d, v);
             }
-            if (kind == Kind.ENUM) {
+            if (kind == OtlpJsonKind.ENUM) {
                 return (b, v) -> direct.set(b, ((EnumValueDescriptor) v).getNumber());
             }
             return direct;
@@ -295,57 +275,6 @@ public final class OtlpJsonParser {
             }
             return t;
         }
-
-        /** OTLP's hex-encoded ids, by field name as in pdata's TraceID, SpanID and ProfileID. */
-        private static int idLength(String name) {
-            switch (name) {
-                case "trace_id":
-                case "profile_id":
-                    return Hex.TRACE_ID_BYTES;
-                case "span_id":
-                case "parent_span_id":
-                    return Hex.SPAN_ID_BYTES;
-                default:
-                    return 0;
-            }
-        }
-
-        private static Kind kind(FieldDescriptor fd) {
-            switch (fd.getType()) {
-                case MESSAGE:
-                    return Kind.MESSAGE;
-                case ENUM:
-                    return Kind.ENUM;
-                case STRING:
-                    return Kind.STRING;
-                case BOOL:
-                    return Kind.BOOL;
-                case INT32:
-                case SINT32:
-                case SFIXED32:
-                    return Kind.INT32;
-                case UINT32:
-                case FIXED32:
-                    return Kind.UINT32;
-                case INT64:
-                case SINT64:
-                case SFIXED64:
-                    return Kind.INT64;
-                case UINT64:
-                case FIXED64:
-                    return Kind.UINT64;
-                case DOUBLE:
-                    return Kind.DOUBLE;
-                case FLOAT:
-                    return Kind.FLOAT;
-                case BYTES:
-                    return Kind.BYTES;
-                default:
-                    throw new IllegalArgumentException(
-                            fd.getFullName() + " has type " + fd.getType()
-                                    + ", which OTLP/JSON parsing does not support");
-            }
-        }
     }
 
     /**
@@ -395,7 +324,7 @@ public final class OtlpJsonParser {
                 depth = level;
                 if (t != JsonToken.VALUE_NULL) {
                     f.store.set(b, value(f, t, level));
-                } else if (f.kind == Kind.MESSAGE) {
+                } else if (f.kind == OtlpJsonKind.MESSAGE) {
                     f.store.set(b, f.childDefault);
                 } else {
                     throw new InvalidOtlpException("must not be null");

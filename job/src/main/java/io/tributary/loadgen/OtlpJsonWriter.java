@@ -5,12 +5,12 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.tributary.decode.OtlpJsonKind;
 import io.tributary.transcode.GoFloat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -44,7 +44,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class OtlpJsonWriter {
 
-    private static final Set<String> HEX_IDS = Set.of("trace_id", "span_id", "parent_span_id", "profile_id");
     private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final ConcurrentHashMap<Descriptor, Field[]> PLANS = new ConcurrentHashMap<>();
 
@@ -57,13 +56,11 @@ public final class OtlpJsonWriter {
         return out.toByteArray();
     }
 
-    private enum Kind { INT32, UINT32, INT64, UINT64, DOUBLE, BOOL, STRING, BYTES, HEX, ENUM, MESSAGE }
-
     /** One field, with what writing it needs worked out once per message type. */
     private static final class Field {
         final FieldDescriptor fd;
         final byte[] key; // "jsonName":
-        final Kind kind;
+        final OtlpJsonKind kind;
         final boolean repeated;
         final boolean presence; // oneof member or proto3 optional: written when set
         final boolean always; // singular message outside a oneof: always written
@@ -74,44 +71,17 @@ public final class OtlpJsonWriter {
             this.kind = kind(fd);
             this.repeated = fd.isRepeated();
             boolean inOneof = fd.getContainingOneof() != null;
-            this.always = !repeated && kind == Kind.MESSAGE && !inOneof;
+            this.always = !repeated && kind == OtlpJsonKind.MESSAGE && !inOneof;
             this.presence = !repeated && !always && fd.hasPresence();
         }
 
-        private static Kind kind(FieldDescriptor fd) {
-            if (fd.isMapField()) {
-                throw new IllegalArgumentException(fd.getFullName() + ": map fields are not OTLP");
+        /** The shared classification, but OTLP/JSON as the Collector writes it has no floats. */
+        private static OtlpJsonKind kind(FieldDescriptor fd) {
+            OtlpJsonKind kind = OtlpJsonKind.of(fd);
+            if (kind == OtlpJsonKind.FLOAT) {
+                throw new IllegalArgumentException(fd.getFullName() + ": " + fd.getType() + " fields are not OTLP");
             }
-            switch (fd.getType()) {
-                case INT32:
-                case SINT32:
-                case SFIXED32:
-                    return Kind.INT32;
-                case UINT32:
-                case FIXED32:
-                    return Kind.UINT32;
-                case INT64:
-                case SINT64:
-                case SFIXED64:
-                    return Kind.INT64;
-                case UINT64:
-                case FIXED64:
-                    return Kind.UINT64;
-                case DOUBLE:
-                    return Kind.DOUBLE;
-                case BOOL:
-                    return Kind.BOOL;
-                case STRING:
-                    return Kind.STRING;
-                case BYTES:
-                    return HEX_IDS.contains(fd.getName()) ? Kind.HEX : Kind.BYTES;
-                case ENUM:
-                    return Kind.ENUM;
-                case MESSAGE:
-                    return Kind.MESSAGE;
-                default:
-                    throw new IllegalArgumentException(fd.getFullName() + ": " + fd.getType() + " fields are not OTLP");
-            }
+            return kind;
         }
     }
 
@@ -177,7 +147,7 @@ public final class OtlpJsonWriter {
         return false;
     }
 
-    private static boolean isDefault(Kind kind, Object v) {
+    private static boolean isDefault(OtlpJsonKind kind, Object v) {
         switch (kind) {
             case INT32:
             case UINT32:
@@ -192,7 +162,7 @@ public final class OtlpJsonWriter {
             case STRING:
                 return ((String) v).isEmpty();
             case BYTES:
-            case HEX:
+            case HEX_ID:
                 return ((ByteString) v).isEmpty();
             case ENUM:
                 return ((EnumValueDescriptor) v).getNumber() == 0;
@@ -201,7 +171,7 @@ public final class OtlpJsonWriter {
         }
     }
 
-    private static void value(Out out, Kind kind, Object v) {
+    private static void value(Out out, OtlpJsonKind kind, Object v) {
         switch (kind) {
             case INT32:
                 out.ascii(Integer.toString((Integer) v));
@@ -227,7 +197,7 @@ public final class OtlpJsonWriter {
             case BYTES:
                 out.raw('"').ascii(Base64.getEncoder().encodeToString(((ByteString) v).toByteArray())).raw('"');
                 break;
-            case HEX:
+            case HEX_ID:
                 out.hex((ByteString) v);
                 break;
             case ENUM:

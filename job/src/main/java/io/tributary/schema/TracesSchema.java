@@ -32,50 +32,68 @@ public final class TracesSchema {
     private static final String ZSTD = "CODEC(ZSTD(1))";
 
     /** The spans table, map flavour. Column order is the exporter's. */
-    public static final TableSchema<SpanRow> MAP_TABLE =
-            TableSchema.<SpanRow>builder()
-                    .column(dateTime64Nanos("Timestamp", "CODEC(Delta(8), ZSTD(1))", SpanRow::timestampNanos))
-                    .column(string("TraceId", ZSTD, SpanRow::traceId))
-                    .column(string("SpanId", ZSTD, SpanRow::spanId))
-                    .column(string("ParentSpanId", ZSTD, SpanRow::parentSpanId))
-                    .column(string("TraceState", ZSTD, SpanRow::traceState))
-                    .column(lowCardinalityString("SpanName", ZSTD, SpanRow::spanName))
-                    .column(lowCardinalityString("SpanKind", ZSTD, SpanRow::spanKind))
-                    .column(lowCardinalityString("ServiceName", ZSTD, SpanRow::serviceName))
-                    .columns(attributes("ResourceAttributes", ZSTD, SchemaFlavor.MAP, SpanRow::resourceAttributes))
-                    .column(string("ScopeName", ZSTD, SpanRow::scopeName))
-                    .column(string("ScopeVersion", ZSTD, SpanRow::scopeVersion))
-                    .columns(attributes("SpanAttributes", ZSTD, SchemaFlavor.MAP, SpanRow::spanAttributes))
-                    .column(uint64("Duration", "CODEC(T64, ZSTD(1))", SpanRow::durationNanos))
-                    .column(lowCardinalityString("StatusCode", ZSTD, SpanRow::statusCode))
-                    .column(string("StatusMessage", ZSTD, SpanRow::statusMessage))
-                    .column(
-                            nested(
-                                    "Events",
-                                    ZSTD,
-                                    SpanRow::eventCount,
-                                    nestedDateTime64Nanos("Timestamp", SpanRow::eventTimestampNanos),
-                                    nestedLowCardinalityString("Name", SpanRow::eventName),
-                                    nestedAttributes("Attributes", SchemaFlavor.MAP, SpanRow::eventAttributes)))
-                    .column(
-                            nested(
-                                    "Links",
-                                    ZSTD,
-                                    SpanRow::linkCount,
-                                    nestedString("TraceId", SpanRow::linkTraceId),
-                                    nestedString("SpanId", SpanRow::linkSpanId),
-                                    nestedString("TraceState", SpanRow::linkTraceState),
-                                    nestedAttributes("Attributes", SchemaFlavor.MAP, SpanRow::linkAttributes)))
-                    .column(
-                            alias(
-                                    "ResourceAttributeItems",
-                                    "Array(String)",
-                                    "arrayMap(kv -> concat(kv.1, '=', kv.2), CAST(ResourceAttributes, 'Array(Tuple(String, String))'))"))
-                    .column(
-                            alias(
-                                    "SpanAttributeItems",
-                                    "Array(String)",
-                                    "arrayMap(kv -> concat(kv.1, '=', kv.2), CAST(SpanAttributes, 'Array(Tuple(String, String))'))"))
+    public static final TableSchema<SpanRow> MAP_TABLE = spans(SchemaFlavor.MAP);
+
+    /**
+     * The spans table, JSON flavour: attributes in {@code JSON} columns plus {@code
+     * ResourceAttributesKeys} and {@code SpanAttributesKeys}; no ALIAS columns.
+     */
+    public static final TableSchema<SpanRow> JSON_TABLE = spans(SchemaFlavor.JSON);
+
+    private TracesSchema() {}
+
+    /** The spans table in {@code flavor}. */
+    public static TableSchema<SpanRow> table(SchemaFlavor flavor) {
+        return flavor == SchemaFlavor.JSON ? JSON_TABLE : MAP_TABLE;
+    }
+
+    /**
+     * The spans table in {@code f}. The two exporter templates differ beyond the attribute columns:
+     * in the Timestamp and Duration codecs, the map table's ALIAS {@code *AttributeItems} columns,
+     * the indexes, the map table's PRIMARY KEY, and the spacing of the settings.
+     */
+    private static TableSchema<SpanRow> spans(SchemaFlavor f) {
+        boolean map = f == SchemaFlavor.MAP;
+        TableSchema.Builder<SpanRow> b =
+                TableSchema.<SpanRow>builder()
+                        .column(dateTime64Nanos(
+                                "Timestamp",
+                                map ? "CODEC(Delta(8), ZSTD(1))" : "CODEC(Delta, ZSTD(1))",
+                                SpanRow::timestampNanos))
+                        .column(string("TraceId", ZSTD, SpanRow::traceId))
+                        .column(string("SpanId", ZSTD, SpanRow::spanId))
+                        .column(string("ParentSpanId", ZSTD, SpanRow::parentSpanId))
+                        .column(string("TraceState", ZSTD, SpanRow::traceState))
+                        .column(lowCardinalityString("SpanName", ZSTD, SpanRow::spanName))
+                        .column(lowCardinalityString("SpanKind", ZSTD, SpanRow::spanKind))
+                        .column(lowCardinalityString("ServiceName", ZSTD, SpanRow::serviceName))
+                        .columns(attributes("ResourceAttributes", ZSTD, f, SpanRow::resourceAttributes))
+                        .column(string("ScopeName", ZSTD, SpanRow::scopeName))
+                        .column(string("ScopeVersion", ZSTD, SpanRow::scopeVersion))
+                        .columns(attributes("SpanAttributes", ZSTD, f, SpanRow::spanAttributes))
+                        .column(uint64("Duration", map ? "CODEC(T64, ZSTD(1))" : ZSTD, SpanRow::durationNanos))
+                        .column(lowCardinalityString("StatusCode", ZSTD, SpanRow::statusCode))
+                        .column(string("StatusMessage", ZSTD, SpanRow::statusMessage))
+                        .column(
+                                nested(
+                                        "Events",
+                                        ZSTD,
+                                        SpanRow::eventCount,
+                                        nestedDateTime64Nanos("Timestamp", SpanRow::eventTimestampNanos),
+                                        nestedLowCardinalityString("Name", SpanRow::eventName),
+                                        nestedAttributes("Attributes", f, SpanRow::eventAttributes)))
+                        .column(
+                                nested(
+                                        "Links",
+                                        ZSTD,
+                                        SpanRow::linkCount,
+                                        nestedString("TraceId", SpanRow::linkTraceId),
+                                        nestedString("SpanId", SpanRow::linkSpanId),
+                                        nestedString("TraceState", SpanRow::linkTraceState),
+                                        nestedAttributes("Attributes", f, SpanRow::linkAttributes)));
+        if (map) {
+            b.column(attributeItems("ResourceAttributeItems", "ResourceAttributes"))
+                    .column(attributeItems("SpanAttributeItems", "SpanAttributes"))
                     .index("idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1")
                     .index("idx_res_attr_key mapKeys(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
                     .index("idx_res_attr_value mapValues(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
@@ -83,65 +101,26 @@ public final class TracesSchema {
                     .index("idx_span_attr_value mapValues(SpanAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
                     .index("idx_duration Duration TYPE minmax GRANULARITY 1")
                     .index("idx_lower_span_name lower(SpanName) TYPE tokenbf_v1(32768, 3, 0) GRANULARITY 8")
-                    .partitionBy("toDate(Timestamp)")
                     .primaryKey("(ServiceName, SpanName, toDateTime(Timestamp))")
-                    .orderBy("(ServiceName, SpanName, toDateTime(Timestamp), Timestamp)")
-                    .ttlOn("toDateTime(Timestamp)")
-                    .settings("index_granularity = 8192, ttl_only_drop_parts = 1")
-                    .build();
-
-    /**
-     * The spans table, JSON flavour: attributes in {@code JSON} columns plus {@code
-     * ResourceAttributesKeys} and {@code SpanAttributesKeys}; no ALIAS columns.
-     */
-    public static final TableSchema<SpanRow> JSON_TABLE =
-            TableSchema.<SpanRow>builder()
-                    .column(dateTime64Nanos("Timestamp", "CODEC(Delta, ZSTD(1))", SpanRow::timestampNanos))
-                    .column(string("TraceId", ZSTD, SpanRow::traceId))
-                    .column(string("SpanId", ZSTD, SpanRow::spanId))
-                    .column(string("ParentSpanId", ZSTD, SpanRow::parentSpanId))
-                    .column(string("TraceState", ZSTD, SpanRow::traceState))
-                    .column(lowCardinalityString("SpanName", ZSTD, SpanRow::spanName))
-                    .column(lowCardinalityString("SpanKind", ZSTD, SpanRow::spanKind))
-                    .column(lowCardinalityString("ServiceName", ZSTD, SpanRow::serviceName))
-                    .columns(attributes("ResourceAttributes", ZSTD, SchemaFlavor.JSON, SpanRow::resourceAttributes))
-                    .column(string("ScopeName", ZSTD, SpanRow::scopeName))
-                    .column(string("ScopeVersion", ZSTD, SpanRow::scopeVersion))
-                    .columns(attributes("SpanAttributes", ZSTD, SchemaFlavor.JSON, SpanRow::spanAttributes))
-                    .column(uint64("Duration", ZSTD, SpanRow::durationNanos))
-                    .column(lowCardinalityString("StatusCode", ZSTD, SpanRow::statusCode))
-                    .column(string("StatusMessage", ZSTD, SpanRow::statusMessage))
-                    .column(
-                            nested(
-                                    "Events",
-                                    ZSTD,
-                                    SpanRow::eventCount,
-                                    nestedDateTime64Nanos("Timestamp", SpanRow::eventTimestampNanos),
-                                    nestedLowCardinalityString("Name", SpanRow::eventName),
-                                    nestedAttributes("Attributes", SchemaFlavor.JSON, SpanRow::eventAttributes)))
-                    .column(
-                            nested(
-                                    "Links",
-                                    ZSTD,
-                                    SpanRow::linkCount,
-                                    nestedString("TraceId", SpanRow::linkTraceId),
-                                    nestedString("SpanId", SpanRow::linkSpanId),
-                                    nestedString("TraceState", SpanRow::linkTraceState),
-                                    nestedAttributes("Attributes", SchemaFlavor.JSON, SpanRow::linkAttributes)))
-                    .index("idx_res_attr_keys ResourceAttributesKeys TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .settings("index_granularity = 8192, ttl_only_drop_parts = 1");
+        } else {
+            b.index("idx_res_attr_keys ResourceAttributesKeys TYPE bloom_filter(0.01) GRANULARITY 1")
                     .index("idx_span_attr_keys SpanAttributesKeys TYPE bloom_filter(0.01) GRANULARITY 1")
                     .index("idx_duration Duration TYPE minmax GRANULARITY 1")
-                    .partitionBy("toDate(Timestamp)")
-                    .orderBy("(ServiceName, SpanName, toDateTime(Timestamp), Timestamp)")
-                    .ttlOn("toDateTime(Timestamp)")
-                    .settings("index_granularity=8192, ttl_only_drop_parts = 1")
-                    .build();
+                    .settings("index_granularity=8192, ttl_only_drop_parts = 1");
+        }
+        return b.partitionBy("toDate(Timestamp)")
+                .orderBy("(ServiceName, SpanName, toDateTime(Timestamp), Timestamp)")
+                .ttlOn("toDateTime(Timestamp)")
+                .build();
+    }
 
-    private TracesSchema() {}
-
-    /** The spans table in {@code flavor}. */
-    public static TableSchema<SpanRow> table(SchemaFlavor flavor) {
-        return flavor == SchemaFlavor.JSON ? JSON_TABLE : MAP_TABLE;
+    /** An ALIAS column listing a map column's entries as {@code key=value} strings. */
+    private static Column<SpanRow> attributeItems(String name, String mapColumn) {
+        return alias(
+                name,
+                "Array(String)",
+                "arrayMap(kv -> concat(kv.1, '=', kv.2), CAST(" + mapColumn + ", 'Array(Tuple(String, String))'))");
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.tributary.decode;
 
+import static io.tributary.testing.Otlp.kv;
+import static io.tributary.testing.Otlp.str;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -79,14 +81,6 @@ class OtlpJsonParserTest {
 
     static ByteString hex(String s) {
         return ByteString.copyFrom(HexFormat.of().parseHex(s));
-    }
-
-    static AnyValue str(String s) {
-        return AnyValue.newBuilder().setStringValue(s).build();
-    }
-
-    static KeyValue kv(String key, AnyValue value) {
-        return KeyValue.newBuilder().setKey(key).setValue(value).build();
     }
 
     // --- traces -------------------------------------------------------------------------------

@@ -1,5 +1,12 @@
 package io.tributary.it;
 
+import static io.tributary.testing.Otlp.arr;
+import static io.tributary.testing.Otlp.b;
+import static io.tributary.testing.Otlp.d;
+import static io.tributary.testing.Otlp.i;
+import static io.tributary.testing.Otlp.kv;
+import static io.tributary.testing.Otlp.map;
+import static io.tributary.testing.Otlp.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -8,10 +15,8 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.common.v1.KeyValueList;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.LogsData;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
@@ -677,7 +682,7 @@ class AllSignalsPipelineITCase {
 
     /** The exporter's JSON text for attributes: json.Marshal(attributes.AsRaw()). */
     private static String exporterJson(List<KeyValue> attrs) {
-        return AnyValues.asString(AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder().addAllValues(attrs)).build());
+        return AnyValues.asString(map(attrs));
     }
 
     /** The exporter's UniqueFlattenedAttributes: leaf paths, maps recursed, sorted, unique. */
@@ -743,8 +748,8 @@ class AllSignalsPipelineITCase {
                 .setSpanId(ByteString.copyFrom(new byte[] {1, 1, 1, 1, 1, 1, 1, 1}))
                 .setName("odd").setStartTimeUnixNano(now).setEndTimeUnixNano(now - 1)
                 .addAttributes(kv("http", map(kv("route", str("/x")), kv("status", i(500)))))
-                .addAttributes(kv("ratio", AnyValue.newBuilder().setDoubleValue(2.0).build()))
-                .addAttributes(kv("list", arr(i(1), AnyValue.newBuilder().setDoubleValue(0.5).build())))
+                .addAttributes(kv("ratio", d(2.0)))
+                .addAttributes(kv("list", arr(i(1), d(0.5))))
                 .addAttributes(kv("none", AnyValue.getDefaultInstance()))
                 .addEvents(Span.Event.newBuilder().setName("e").setTimeUnixNano(now)
                         .addAttributes(kv("e.k", map(kv("n", b(false))))))
@@ -848,29 +853,5 @@ class AllSignalsPipelineITCase {
                                 .addMetrics(gauge).addMetrics(sum).addMetrics(histogram).addMetrics(exponential)
                                 .addMetrics(summary).addMetrics(noData)))
                 .build();
-    }
-
-    static KeyValue kv(String k, AnyValue v) {
-        return KeyValue.newBuilder().setKey(k).setValue(v).build();
-    }
-
-    static AnyValue str(String s) {
-        return AnyValue.newBuilder().setStringValue(s).build();
-    }
-
-    static AnyValue i(long v) {
-        return AnyValue.newBuilder().setIntValue(v).build();
-    }
-
-    static AnyValue b(boolean v) {
-        return AnyValue.newBuilder().setBoolValue(v).build();
-    }
-
-    static AnyValue arr(AnyValue... vs) {
-        return AnyValue.newBuilder().setArrayValue(ArrayValue.newBuilder().addAllValues(List.of(vs))).build();
-    }
-
-    static AnyValue map(KeyValue... kvs) {
-        return AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder().addAllValues(List.of(kvs))).build();
     }
 }

@@ -1,18 +1,17 @@
 package io.tributary.it;
 
-import static io.tributary.transcode.BinaryJsonTest.arr;
-import static io.tributary.transcode.BinaryJsonTest.b;
-import static io.tributary.transcode.BinaryJsonTest.d;
-import static io.tributary.transcode.BinaryJsonTest.i;
-import static io.tributary.transcode.BinaryJsonTest.kv;
-import static io.tributary.transcode.BinaryJsonTest.map;
-import static io.tributary.transcode.BinaryJsonTest.str;
+import static io.tributary.testing.Otlp.arr;
+import static io.tributary.testing.Otlp.b;
+import static io.tributary.testing.Otlp.d;
+import static io.tributary.testing.Otlp.i;
+import static io.tributary.testing.Otlp.kv;
+import static io.tributary.testing.Otlp.map;
+import static io.tributary.testing.Otlp.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.common.v1.KeyValueList;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.sink.ClickHouseClient;
 import io.tributary.sink.Compression;
@@ -21,6 +20,7 @@ import io.tributary.transcode.Attributes;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -106,15 +106,7 @@ class JsonColumnITCase {
         ClickHouseClient ch = RealServices.clickHouse();
         String t = "`default`." + RealServices.uniqueName("json_attrs");
         ch.execute("CREATE TABLE " + t + " (id UInt32, j JSON) ENGINE = MergeTree ORDER BY id");
-        RowBinaryWriter w = new RowBinaryWriter(256);
-        w.writeInt32(1);
-        Attributes.of(attrs).writeJson(w);
-        ch.insert("INSERT INTO " + t + " FORMAT RowBinary", Map.of(), w.toByteArray(), Compression.NONE);
-        // the exporter sends json.Marshal(attributes.AsRaw()): AsString of the map is that text
-        String text = AnyValues.asString(AnyValue.newBuilder()
-                .setKvlistValue(KeyValueList.newBuilder().addAllValues(attrs)).build());
-        ch.insert("INSERT INTO " + t + " FORMAT JSONEachRow", Map.of(),
-                ("{\"id\":2,\"j\":" + text + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8), Compression.NONE);
+        insertOursAndTheExporters(ch, t, attrs);
 
         String out = ch.query("SELECT id, toJSONString(j), toJSONString(JSONAllPathsWithTypes(j)) FROM " + t
                 + " ORDER BY id FORMAT TSV");
@@ -138,17 +130,26 @@ class JsonColumnITCase {
         String t = "`default`." + RealServices.uniqueName("json_dates");
         ch.execute("CREATE TABLE " + t + " (id UInt32, j JSON) ENGINE = MergeTree ORDER BY id");
         List<KeyValue> attrs = List.of(kv("day", str("2024-01-01")), kv("at", str("2024-01-01T10:00:00.123Z")));
-        RowBinaryWriter w = new RowBinaryWriter(64);
-        w.writeInt32(1);
-        Attributes.of(attrs).writeJson(w);
-        ch.insert("INSERT INTO " + t + " FORMAT RowBinary", Map.of(), w.toByteArray(), Compression.NONE);
-        String text = AnyValues.asString(AnyValue.newBuilder()
-                .setKvlistValue(KeyValueList.newBuilder().addAllValues(attrs)).build());
-        ch.insert("INSERT INTO " + t + " FORMAT JSONEachRow", Map.of(),
-                ("{\"id\":2,\"j\":" + text + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8), Compression.NONE);
+        insertOursAndTheExporters(ch, t, attrs);
         assertThat(ch.query("SELECT id, dynamicType(j.day), dynamicType(j.at), toString(j.at) FROM " + t
                         + " ORDER BY id FORMAT TSV"))
                 .isEqualTo("1\tString\tString\t2024-01-01T10:00:00.123Z\n"
                         + "2\tDate\tDateTime64(9)\t2024-01-01 10:00:00.123000000\n");
+    }
+
+    /**
+     * Inserts {@code attrs} into {@code table (id, j JSON)} twice: row 1 as our binary JSON in
+     * RowBinary, row 2 as the JSON text the exporter sends, {@code json.Marshal(attributes.AsRaw())},
+     * which is AsString of the map.
+     */
+    private static void insertOursAndTheExporters(ClickHouseClient ch, String table, List<KeyValue> attrs)
+            throws Exception {
+        RowBinaryWriter w = new RowBinaryWriter(256);
+        w.writeInt32(1);
+        Attributes.of(attrs).writeJson(w);
+        ch.insert("INSERT INTO " + table + " FORMAT RowBinary", Map.of(), w.toByteArray(), Compression.NONE);
+        String text = AnyValues.asString(map(attrs));
+        ch.insert("INSERT INTO " + table + " FORMAT JSONEachRow", Map.of(),
+                ("{\"id\":2,\"j\":" + text + "}").getBytes(StandardCharsets.UTF_8), Compression.NONE);
     }
 }

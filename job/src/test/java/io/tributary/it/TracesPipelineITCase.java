@@ -1,14 +1,19 @@
 package io.tributary.it;
 
+import static io.tributary.testing.Otlp.arr;
+import static io.tributary.testing.Otlp.b;
+import static io.tributary.testing.Otlp.d;
+import static io.tributary.testing.Otlp.i;
+import static io.tributary.testing.Otlp.kv;
+import static io.tributary.testing.Otlp.map;
+import static io.tributary.testing.Otlp.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.common.v1.KeyValueList;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
@@ -163,10 +168,10 @@ class TracesPipelineITCase {
                     break;
                 default:
                     serviceName = "svc-" + (r % 7) + "-ünï";
-                    resAttrs.add(new Attr("service.name", s(serviceName), serviceName));
+                    resAttrs.add(new Attr("service.name", str(serviceName), serviceName));
             }
-            resAttrs.add(new Attr("host.name", s("host-" + res), "host-" + res));
-            resAttrs.add(new Attr("k8s.pod.uid", s("pod/" + r), "pod/" + r));
+            resAttrs.add(new Attr("host.name", str("host-" + res), "host-" + res));
+            resAttrs.add(new Attr("k8s.pod.uid", str("pod/" + r), "pod/" + r));
             ResourceSpans.Builder rs = ResourceSpans.newBuilder()
                     .setResource(Resource.newBuilder().addAllAttributes(kvs(resAttrs)))
                     .setSchemaUrl("https://opentelemetry.io/schemas/1.21.0");
@@ -175,7 +180,7 @@ class TracesPipelineITCase {
                 String scopeVersion = sc == 0 ? "2.1." + r : "";
                 ScopeSpans.Builder ss = ScopeSpans.newBuilder()
                         .setScope(InstrumentationScope.newBuilder().setName(scopeName).setVersion(scopeVersion)
-                                .addAttributes(kv("scope.attr", s("x"))));
+                                .addAttributes(kv("scope.attr", str("x"))));
                 for (int k = 0; k < 25; k++) {
                     ss.addSpans(span(r, res, sc, k, serviceName, resAttrs, scopeName, scopeVersion));
                 }
@@ -208,7 +213,7 @@ class TracesPipelineITCase {
         List<String> eventNames = new ArrayList<>();
         List<List<List<String>>> eventAttrs = new ArrayList<>();
         for (int e = 0; e < k % 3; e++) {
-            List<Attr> ea = List.of(new Attr("exception.type", s("IOException" + e), "IOException" + e),
+            List<Attr> ea = List.of(new Attr("exception.type", str("IOException" + e), "IOException" + e),
                     new Attr("n", i(e), Long.toString(e)));
             b.addEvents(Span.Event.newBuilder().setTimeUnixNano(start + e).setName("event-" + e).addAllAttributes(kvs(ea)));
             eventTimes.add(start + e);
@@ -222,7 +227,7 @@ class TracesPipelineITCase {
         if (k % 4 == 3) {
             byte[] lTrace = bytes(16);
             byte[] lSpan = bytes(8);
-            List<Attr> attrsL = List.of(new Attr("link.kind", s("follows"), "follows"));
+            List<Attr> attrsL = List.of(new Attr("link.kind", str("follows"), "follows"));
             b.addLinks(Span.Link.newBuilder().setTraceId(ByteString.copyFrom(lTrace)).setSpanId(ByteString.copyFrom(lSpan))
                     .setTraceState("a=b").addAllAttributes(kvs(attrsL)));
             lt.add(HEX.formatHex(lTrace));
@@ -249,8 +254,8 @@ class TracesPipelineITCase {
     /** Every attribute value type, with the string pdata's AsString gives for it. */
     private List<Attr> attributes(int r, int k) {
         List<Attr> a = new ArrayList<>();
-        a.add(new Attr("http.route", s("/api/ünïcødé/" + k + "/日本"), "/api/ünïcødé/" + k + "/日本"));
-        a.add(new Attr("emoji", s("😀 <b>&amp;</b>"), "😀 <b>&amp;</b>"));
+        a.add(new Attr("http.route", str("/api/ünïcødé/" + k + "/日本"), "/api/ünïcødé/" + k + "/日本"));
+        a.add(new Attr("emoji", str("😀 <b>&amp;</b>"), "😀 <b>&amp;</b>"));
         a.add(new Attr("ok", b(k % 2 == 0), k % 2 == 0 ? "true" : "false"));
         a.add(new Attr("count", i(-r * 1000L - k), Long.toString(-r * 1000L - k)));
         a.add(new Attr("big", i(Long.MAX_VALUE - k), Long.toString(Long.MAX_VALUE - k)));
@@ -259,15 +264,12 @@ class TracesPipelineITCase {
         a.add(new Attr("ratio", d(ds[k % ds.length]), dss[k % ds.length]));
         a.add(new Attr("raw", AnyValue.newBuilder().setBytesValue(ByteString.copyFrom(new byte[] {(byte) 0xfb, (byte) 0xff, (byte) k})).build(),
                 java.util.Base64.getEncoder().encodeToString(new byte[] {(byte) 0xfb, (byte) 0xff, (byte) k})));
-        a.add(new Attr("list", AnyValue.newBuilder().setArrayValue(ArrayValue.newBuilder()
-                .addValues(s("a\"b")).addValues(i(k)).addValues(d(2.5)).addValues(b(true)).addValues(AnyValue.getDefaultInstance())).build(),
+        a.add(new Attr("list", arr(str("a\"b"), i(k), d(2.5), b(true), AnyValue.getDefaultInstance()),
                 "[\"a\\\"b\"," + k + ",2.5,true,null]"));
-        a.add(new Attr("map", AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder()
-                .addValues(kv("zeta", s("z"))).addValues(kv("alpha", AnyValue.newBuilder().setArrayValue(
-                        ArrayValue.newBuilder().addValues(i(1)).addValues(s("ß"))).build()))).build(),
+        a.add(new Attr("map", map(kv("zeta", str("z")), kv("alpha", arr(i(1), str("ß")))),
                 "{\"alpha\":[1,\"ß\"],\"zeta\":\"z\"}"));
         a.add(new Attr("empty", AnyValue.getDefaultInstance(), ""));
-        a.add(new Attr("aaa.first", s("sorted first"), "sorted first"));
+        a.add(new Attr("aaa.first", str("sorted first"), "sorted first"));
         return a;
     }
 
@@ -327,25 +329,5 @@ class TracesPipelineITCase {
         List<Long> out = new ArrayList<>();
         arr.forEach(x -> out.add(x.asLong()));
         return out;
-    }
-
-    static KeyValue kv(String k, AnyValue v) {
-        return KeyValue.newBuilder().setKey(k).setValue(v).build();
-    }
-
-    static AnyValue s(String v) {
-        return AnyValue.newBuilder().setStringValue(v).build();
-    }
-
-    static AnyValue i(long v) {
-        return AnyValue.newBuilder().setIntValue(v).build();
-    }
-
-    static AnyValue d(double v) {
-        return AnyValue.newBuilder().setDoubleValue(v).build();
-    }
-
-    static AnyValue b(boolean v) {
-        return AnyValue.newBuilder().setBoolValue(v).build();
     }
 }

@@ -1,5 +1,8 @@
 package io.tributary.loadgen;
 
+import static io.tributary.testing.Otlp.i;
+import static io.tributary.testing.Otlp.kv;
+import static io.tributary.testing.Otlp.str;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -63,14 +66,6 @@ class OtlpJsonWriterTest {
         return ByteString.copyFrom(HexFormat.of().parseHex(s));
     }
 
-    private static KeyValue str(String k, String v) {
-        return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setStringValue(v)).build();
-    }
-
-    private static KeyValue integer(String k, long v) {
-        return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setIntValue(v)).build();
-    }
-
     private static String dbl(double d) {
         return json(AnyValue.newBuilder().setDoubleValue(d).build());
     }
@@ -79,7 +74,7 @@ class OtlpJsonWriterTest {
     void span() {
         ExportTraceServiceRequest req = ExportTraceServiceRequest.newBuilder()
                 .addResourceSpans(ResourceSpans.newBuilder()
-                        .setResource(Resource.newBuilder().addAttributes(str("service.name", "checkout")))
+                        .setResource(Resource.newBuilder().addAttributes(kv("service.name", str("checkout"))))
                         .addScopeSpans(ScopeSpans.newBuilder()
                                 .setScope(InstrumentationScope.newBuilder().setName("io.example").setVersion("1.2.0"))
                                 .addSpans(Span.newBuilder()
@@ -92,8 +87,8 @@ class OtlpJsonWriterTest {
                                         .setKind(Span.SpanKind.SPAN_KIND_SERVER)
                                         .setStartTimeUnixNano(1544712660000000000L)
                                         .setEndTimeUnixNano(1544712661000000000L)
-                                        .addAttributes(str("http.request.method", "GET"))
-                                        .addAttributes(integer("http.response.status_code", 200))
+                                        .addAttributes(kv("http.request.method", str("GET")))
+                                        .addAttributes(kv("http.response.status_code", i(200)))
                                         .setDroppedAttributesCount(2)
                                         .addEvents(Span.Event.newBuilder().setTimeUnixNano(1544712660500000000L).setName("retry")
                                                 .addAttributes(KeyValue.newBuilder().setKey("retry.last")
@@ -202,8 +197,8 @@ class OtlpJsonWriterTest {
                 .setSeverityNumber(SeverityNumber.SEVERITY_NUMBER_ERROR)
                 .setSeverityText("ERROR")
                 .setBody(AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder()
-                        .addValues(str("event", "order.failed")).addValues(integer("order.id", 42))))
-                .addAttributes(str("exception.type", "java.io.IOException"))
+                        .addValues(kv("event", str("order.failed"))).addValues(kv("order.id", i(42)))))
+                .addAttributes(kv("exception.type", str("java.io.IOException")))
                 .setDroppedAttributesCount(1)
                 .setFlags(1)
                 .setTraceId(hex(TRACE_ID))
@@ -220,7 +215,7 @@ class OtlpJsonWriterTest {
 
         ExportLogsServiceRequest req = ExportLogsServiceRequest.newBuilder()
                 .addResourceLogs(ResourceLogs.newBuilder()
-                        .setResource(Resource.newBuilder().addAttributes(str("service.name", "checkout")))
+                        .setResource(Resource.newBuilder().addAttributes(kv("service.name", str("checkout"))))
                         .addScopeLogs(ScopeLogs.newBuilder()
                                 .setScope(InstrumentationScope.newBuilder().setName("io.example").setVersion("1.2.0"))
                                 .addLogRecords(r)
@@ -236,7 +231,7 @@ class OtlpJsonWriterTest {
     void intGauge() {
         Metric m = Metric.newBuilder().setName("process.thread.count").setDescription("Threads").setUnit("{thread}")
                 .setGauge(Gauge.newBuilder()
-                        .addDataPoints(NumberDataPoint.newBuilder().addAttributes(str("thread.state", "blocked"))
+                        .addDataPoints(NumberDataPoint.newBuilder().addAttributes(kv("thread.state", str("blocked")))
                                 .setTimeUnixNano(NOW).setAsInt(0))
                         .addDataPoints(NumberDataPoint.newBuilder().setTimeUnixNano(NOW).setAsInt(12)))
                 .build();
@@ -262,9 +257,9 @@ class OtlpJsonWriterTest {
     void cumulativeMonotonicSumWithExemplar() {
         Metric m = Metric.newBuilder().setName("http.server.request.count").setUnit("{request}")
                 .setSum(Sum.newBuilder()
-                        .addDataPoints(NumberDataPoint.newBuilder().addAttributes(str("http.request.method", "GET"))
+                        .addDataPoints(NumberDataPoint.newBuilder().addAttributes(kv("http.request.method", str("GET")))
                                 .setStartTimeUnixNano(NOW - 600_000_000_000L).setTimeUnixNano(NOW).setAsInt(1234)
-                                .addExemplars(Exemplar.newBuilder().addFilteredAttributes(str("user.id", "u-1"))
+                                .addExemplars(Exemplar.newBuilder().addFilteredAttributes(kv("user.id", str("u-1")))
                                         .setTimeUnixNano(NOW - 1_000_000_000L).setAsInt(1)
                                         .setSpanId(hex(SPAN_ID)).setTraceId(hex(TRACE_ID))))
                         .setAggregationTemporality(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE)
@@ -345,7 +340,7 @@ class OtlpJsonWriterTest {
     void summary() {
         Metric m = Metric.newBuilder().setName("rpc.server.latency").setUnit("s")
                 .setSummary(Summary.newBuilder()
-                        .addDataPoints(SummaryDataPoint.newBuilder().addAttributes(str("rpc.method", "GetItem"))
+                        .addDataPoints(SummaryDataPoint.newBuilder().addAttributes(kv("rpc.method", str("GetItem")))
                                 .setStartTimeUnixNano(NOW - 600_000_000_000L).setTimeUnixNano(NOW).setCount(10).setSum(1.25)
                                 .addQuantileValues(SummaryDataPoint.ValueAtQuantile.newBuilder().setQuantile(0).setValue(0.01))
                                 .addQuantileValues(SummaryDataPoint.ValueAtQuantile.newBuilder().setQuantile(0.5).setValue(0.1))
@@ -361,7 +356,7 @@ class OtlpJsonWriterTest {
     void metricsRequest() {
         ExportMetricsServiceRequest req = ExportMetricsServiceRequest.newBuilder()
                 .addResourceMetrics(ResourceMetrics.newBuilder()
-                        .setResource(Resource.newBuilder().addAttributes(str("service.name", "checkout")))
+                        .setResource(Resource.newBuilder().addAttributes(kv("service.name", str("checkout"))))
                         .addScopeMetrics(ScopeMetrics.newBuilder()
                                 .setScope(InstrumentationScope.newBuilder().setName("io.example"))
                                 .addMetrics(Metric.newBuilder().setName("up").setGauge(Gauge.newBuilder()

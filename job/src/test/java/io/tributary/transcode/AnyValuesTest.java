@@ -1,57 +1,28 @@
 package io.tributary.transcode;
 
+import static io.tributary.testing.Otlp.arr;
+import static io.tributary.testing.Otlp.b;
+import static io.tributary.testing.Otlp.bytes;
+import static io.tributary.testing.Otlp.d;
+import static io.tributary.testing.Otlp.i;
+import static io.tributary.testing.Otlp.kv;
+import static io.tributary.testing.Otlp.map;
+import static io.tributary.testing.Otlp.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.ArrayValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.common.v1.KeyValueList;
 
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /** pdata {@code Value.AsString()} cases; expected strings follow pdata's own tests and Go's JSON encoder. */
 class AnyValuesTest {
 
-    static AnyValue s(String v) {
-        return AnyValue.newBuilder().setStringValue(v).build();
-    }
-
-    static AnyValue i(long v) {
-        return AnyValue.newBuilder().setIntValue(v).build();
-    }
-
-    static AnyValue d(double v) {
-        return AnyValue.newBuilder().setDoubleValue(v).build();
-    }
-
-    static AnyValue b(boolean v) {
-        return AnyValue.newBuilder().setBoolValue(v).build();
-    }
-
-    static AnyValue bytes(byte... v) {
-        return AnyValue.newBuilder().setBytesValue(ByteString.copyFrom(v)).build();
-    }
-
-    static AnyValue arr(AnyValue... vs) {
-        return AnyValue.newBuilder().setArrayValue(ArrayValue.newBuilder().addAllValues(List.of(vs))).build();
-    }
-
-    static KeyValue kv(String k, AnyValue v) {
-        return KeyValue.newBuilder().setKey(k).setValue(v).build();
-    }
-
-    static AnyValue map(KeyValue... kvs) {
-        return AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder().addAllValues(List.of(kvs))).build();
-    }
-
     @Test
     void scalars() {
-        assertThat(AnyValues.asString(s("hello wörld ✓"))).isEqualTo("hello wörld ✓");
-        assertThat(AnyValues.asString(s(""))).isEqualTo("");
+        assertThat(AnyValues.asString(str("hello wörld ✓"))).isEqualTo("hello wörld ✓");
+        assertThat(AnyValues.asString(str(""))).isEqualTo("");
         assertThat(AnyValues.asString(b(true))).isEqualTo("true");
         assertThat(AnyValues.asString(b(false))).isEqualTo("false");
         assertThat(AnyValues.asString(i(42))).isEqualTo("42");
@@ -76,13 +47,13 @@ class AnyValuesTest {
     void mapRendersAsSortedCompactJson() {
         AnyValue v =
                 map(
-                        kv("strKey", s("strVal")),
+                        kv("strKey", str("strVal")),
                         kv("intKey", i(7)),
                         kv("floatKey", d(18.6)),
                         kv("boolKey", b(false)),
                         kv("nullKey", AnyValue.getDefaultInstance()),
-                        kv("mapKey", map(kv("keyTwo", s("valTwo")), kv("keyOne", s("valOne")))),
-                        kv("arrKey", arr(s("strOne"), s("strTwo"))));
+                        kv("mapKey", map(kv("keyTwo", str("valTwo")), kv("keyOne", str("valOne")))),
+                        kv("arrKey", arr(str("strOne"), str("strTwo"))));
         assertThat(AnyValues.asString(v))
                 .isEqualTo("{\"arrKey\":[\"strOne\",\"strTwo\"],\"boolKey\":false,\"floatKey\":18.6,\"intKey\":7,"
                         + "\"mapKey\":{\"keyOne\":\"valOne\",\"keyTwo\":\"valTwo\"},\"nullKey\":null,\"strKey\":\"strVal\"}");
@@ -90,7 +61,7 @@ class AnyValuesTest {
 
     @Test
     void sliceRendersAsCompactJson() {
-        assertThat(AnyValues.asString(arr(s("strVal"), i(7), d(18.6), b(false), AnyValue.getDefaultInstance())))
+        assertThat(AnyValues.asString(arr(str("strVal"), i(7), d(18.6), b(false), AnyValue.getDefaultInstance())))
                 .isEqualTo("[\"strVal\",7,18.6,false,null]");
         assertThat(AnyValues.asString(arr())).isEqualTo("[]");
         assertThat(AnyValues.asString(map())).isEqualTo("{}");
@@ -100,13 +71,13 @@ class AnyValuesTest {
 
     @Test
     void jsonEscapingWithoutHtmlEscape() {
-        assertThat(AnyValues.asString(map(kv("key", s("<a href=\"x\">&y</a>")))))
+        assertThat(AnyValues.asString(map(kv("key", str("<a href=\"x\">&y</a>")))))
                 .isEqualTo("{\"key\":\"<a href=\\\"x\\\">&y</a>\"}");
-        assertThat(AnyValues.asString(arr(s("<"), s(">"), s("&")))).isEqualTo("[\"<\",\">\",\"&\"]");
-        assertThat(AnyValues.asString(arr(s("a\nb\tc\r\b\f\\\u0001\u001f\u007f\u2028\u2029"))))
+        assertThat(AnyValues.asString(arr(str("<"), str(">"), str("&")))).isEqualTo("[\"<\",\">\",\"&\"]");
+        assertThat(AnyValues.asString(arr(str("a\nb\tc\r\b\f\\\u0001\u001f\u007f\u2028\u2029"))))
                 .isEqualTo("[\"a\\nb\\tc\\r\\b\\f\\\\\\u0001\\u001f\u007f\\u2028\\u2029\"]");
-        assertThat(AnyValues.asString(arr(s("日本語 😀")))).isEqualTo("[\"日本語 😀\"]");
-        assertThat(AnyValues.asString(arr(s("bad \ud800 surrogate")))).isEqualTo("[\"bad \\ufffd surrogate\"]");
+        assertThat(AnyValues.asString(arr(str("日本語 😀")))).isEqualTo("[\"日本語 😀\"]");
+        assertThat(AnyValues.asString(arr(str("bad \ud800 surrogate")))).isEqualTo("[\"bad \\ufffd surrogate\"]");
     }
 
     @Test

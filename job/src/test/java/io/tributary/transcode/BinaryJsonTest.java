@@ -1,12 +1,16 @@
 package io.tributary.transcode;
 
+import static io.tributary.testing.Otlp.arr;
+import static io.tributary.testing.Otlp.b;
+import static io.tributary.testing.Otlp.d;
+import static io.tributary.testing.Otlp.i;
+import static io.tributary.testing.Otlp.kv;
+import static io.tributary.testing.Otlp.map;
+import static io.tributary.testing.Otlp.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.ArrayValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.common.v1.KeyValueList;
 import io.tributary.rowbinary.RowBinaryWriter;
 
 import org.junit.jupiter.api.Test;
@@ -16,35 +20,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The native binary JSON encoding, byte for byte (the same bytes are checked on a real server in JsonColumnITCase). */
-public class BinaryJsonTest {
-
-    public static KeyValue kv(String k, AnyValue v) {
-        return KeyValue.newBuilder().setKey(k).setValue(v).build();
-    }
-
-    public static AnyValue str(String s) {
-        return AnyValue.newBuilder().setStringValue(s).build();
-    }
-
-    public static AnyValue i(long v) {
-        return AnyValue.newBuilder().setIntValue(v).build();
-    }
-
-    public static AnyValue d(double v) {
-        return AnyValue.newBuilder().setDoubleValue(v).build();
-    }
-
-    public static AnyValue b(boolean v) {
-        return AnyValue.newBuilder().setBoolValue(v).build();
-    }
-
-    public static AnyValue arr(AnyValue... vs) {
-        return AnyValue.newBuilder().setArrayValue(ArrayValue.newBuilder().addAllValues(List.of(vs))).build();
-    }
-
-    public static AnyValue map(KeyValue... kvs) {
-        return AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder().addAllValues(List.of(kvs))).build();
-    }
+class BinaryJsonTest {
 
     private static String hex(Attributes a, Map<String, Integer> typed) {
         RowBinaryWriter w = new RowBinaryWriter(64);

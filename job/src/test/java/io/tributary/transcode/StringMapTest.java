@@ -1,8 +1,8 @@
 package io.tributary.transcode;
 
-import static io.tributary.transcode.AnyValuesTest.i;
-import static io.tributary.transcode.AnyValuesTest.kv;
-import static io.tributary.transcode.AnyValuesTest.s;
+import static io.tributary.testing.Otlp.i;
+import static io.tributary.testing.Otlp.kv;
+import static io.tributary.testing.Otlp.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
@@ -15,7 +15,7 @@ class StringMapTest {
 
     @Test
     void sortsKeepsDuplicatesAndRendersValues() {
-        StringMap m = StringMap.ofAttributes(List.of(kv("z", s("1")), kv("a", i(2)), kv("m", s("x")), kv("a", s("dup"))));
+        StringMap m = StringMap.ofAttributes(List.of(kv("z", str("1")), kv("a", i(2)), kv("m", str("x")), kv("a", str("dup"))));
         List<String> pairs = new ArrayList<>();
         for (int j = 0; j < m.size(); j++) {
             pairs.add(m.key(j) + "=" + m.value(j));
@@ -25,8 +25,8 @@ class StringMapTest {
 
     @Test
     void reuseShrinks() {
-        StringMap m = StringMap.ofAttributes(List.of(kv("a", s("1")), kv("b", s("2")), kv("c", s("3"))));
-        m.setAttributes(List.of(kv("q", s("9"))));
+        StringMap m = StringMap.ofAttributes(List.of(kv("a", str("1")), kv("b", str("2")), kv("c", str("3"))));
+        m.setAttributes(List.of(kv("q", str("9"))));
         assertThat(m.size()).isEqualTo(1);
         assertThat(m.key(0)).isEqualTo("q");
         assertThat(m.value(0)).isEqualTo("9");
