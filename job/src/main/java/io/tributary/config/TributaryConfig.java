@@ -172,6 +172,10 @@ public final class TributaryConfig implements Serializable {
                         + "' is also " + other.topicOption().key() + "; each signal needs its own topic");
             }
         }
+        if (seen.containsKey(get(TributaryOptions.DLQ_TOPIC))) {
+            throw new ConfigException("dlq.topic: '" + get(TributaryOptions.DLQ_TOPIC)
+                    + "' is a topic the job reads; dead letters need a topic of their own");
+        }
         if (get(TributaryOptions.SINK_BATCH_MAX_BYTES) > Integer.MAX_VALUE - 8) {
             throw new ConfigException("sink.batch.max-bytes: must be below 2 GiB");
         }

@@ -35,6 +35,8 @@ public final class TributaryOptions {
             new Option<>("kafka.starting-offsets", StartingOffsets.COMMITTED, "committed (falling back to earliest) | earliest | latest; used when not restoring from a checkpoint or savepoint", StartingOffsets::parse);
     public static final Option<Boolean> KAFKA_BOUNDED =
             new Option<>("kafka.bounded", false, "Stop at the latest offsets seen at start, write everything, and finish (backfills, tests)", Options::bool);
+    public static final Option<String> DLQ_TOPIC =
+            new Option<>("dlq.topic", "otlp_dlq", "Topic (same Kafka cluster) for records that cannot be decoded: original key, value and headers plus tributary.* headers naming the error and source; empty: log and count only", Options::optionalString);
     public static final Option<Integer> PARALLELISM =
             new Option<>("parallelism", null, "Job parallelism (source, and decode unless set); default: the cluster's parallelism.default", Options::positiveInt);
     public static final Option<Integer> DECODE_PARALLELISM =
@@ -102,6 +104,7 @@ public final class TributaryOptions {
                     KAFKA_ENCODING,
                     KAFKA_STARTING_OFFSETS,
                     KAFKA_BOUNDED,
+                    DLQ_TOPIC,
                     PARALLELISM,
                     DECODE_PARALLELISM,
                     CLICKHOUSE_URL,

@@ -4,6 +4,7 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.tributary.config.Signal;
+import io.tributary.kafka.DeadLetter;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.metrics.DecodeMetrics;
 import io.tributary.schema.SchemaFlavor;
@@ -15,9 +16,11 @@ import io.tributary.transcode.MetricsTranscoder;
 import io.tributary.transcode.TracesTranscoder;
 
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,12 +31,16 @@ import java.util.Map;
 /**
  * Decodes OTLP records and encodes them as rows of their signal's tables in RowBinary: one {@link
  * EncodedRows} out per table a record has rows for. The record's topic tells its signal. A record
- * that cannot be decoded is counted and reported with its coordinates and the reason, and the
- * stream goes on.
+ * that cannot be decoded is counted, logged with its coordinates and the reason, and emitted to
+ * the {@link #DEAD_LETTERS} side output; the stream goes on.
  */
 public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedRows> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(DecodeFunction.class);
+
+    /** Records that could not be decoded, with the reason. */
+    public static final OutputTag<DeadLetter> DEAD_LETTERS =
+            new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
 
     private final Map<String, Signal> topics;
     private final Encoding encoding;
@@ -85,8 +92,9 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
             rows.clear();
             metrics.decodeFailures.inc();
             LOG.warn(
-                    "Dropping undecodable {} record {} ({} bytes): {}",
+                    "Undecodable {} record {} ({} bytes): {}",
                     d.signal().id(), record.coordinates(), record.value.length, reason(e));
+            ctx.output(DEAD_LETTERS, new DeadLetter(record, e, System.currentTimeMillis()));
             return;
         }
         metrics.rowsDecoded.inc(rows.total());

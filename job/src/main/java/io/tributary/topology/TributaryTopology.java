@@ -5,6 +5,8 @@ import static io.tributary.config.TributaryOptions.*;
 import io.tributary.config.Signal;
 import io.tributary.config.TributaryConfig;
 import io.tributary.decode.DecodeFunction;
+import io.tributary.kafka.DeadLetter;
+import io.tributary.kafka.DeadLetterSerializer;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.kafka.SourceRecordDeserializer;
 import io.tributary.schema.OtelTable;
@@ -19,6 +21,8 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -31,6 +35,7 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -52,20 +57,24 @@ public final class TributaryTopology {
     public static final String DECODE_UID = "tributary-decode-traces";
     /** ClickHouse sink writer; flushes on checkpoints, keeps no state. */
     public static final String SINK_UID = "tributary-sink-clickhouse";
+    /** Kafka sink of the dead-letter topic; flushes on checkpoints (at least once). */
+    public static final String DLQ_SINK_UID = "tributary-sink-dlq";
 
     private TributaryTopology() {}
 
-    /** Wires the job with the real Kafka source and ClickHouse sink the config describes. */
+    /** Wires the job with the real Kafka source and sinks the config describes. */
     public static void build(StreamExecutionEnvironment env, TributaryConfig config) {
-        build(env, config, kafkaSource(config), clickHouseSink(config));
+        build(env, config, kafkaSource(config), clickHouseSink(config),
+                config.get(DLQ_TOPIC).isEmpty() ? null : deadLetterSink(config));
     }
 
-    /** Wires the job with the given source and sink. */
+    /** Wires the job with the given source and sinks; {@code deadLetters} may be null (log and count only). */
     public static void build(
             StreamExecutionEnvironment env,
             TributaryConfig config,
             Source<SourceRecord, ?, ?> source,
-            Sink<EncodedRows> sink) {
+            Sink<EncodedRows> sink,
+            Sink<DeadLetter> deadLetters) {
         configure(env, config);
         int jobParallelism = env.getParallelism();
         Integer decodeParallelism = config.get(DECODE_PARALLELISM);
@@ -89,6 +98,31 @@ public final class TributaryTopology {
                         .name("Decode OTLP")
                         .setParallelism(decodeP);
         rows.sinkTo(sink).uid(SINK_UID).name("ClickHouse: RowBinary").setParallelism(decodeP);
+        if (deadLetters != null) {
+            rows.getSideOutput(DecodeFunction.DEAD_LETTERS)
+                    .sinkTo(deadLetters)
+                    .uid(DLQ_SINK_UID)
+                    .name("Kafka: dead letters")
+                    .setParallelism(decodeP);
+        }
+    }
+
+    /**
+     * The dead-letter sink: the same Kafka cluster and client properties as the source, at least
+     * once (the producer is flushed before each checkpoint completes, so a record's offset is
+     * never committed before its dead letter is stored).
+     */
+    public static KafkaSink<DeadLetter> deadLetterSink(TributaryConfig config) {
+        Properties producer = config.kafkaProperties();
+        // a dead letter is as large as the record it carries
+        producer.putIfAbsent("max.request.size", Integer.toString(64 << 20));
+        producer.putIfAbsent("compression.type", "lz4");
+        return KafkaSink.<DeadLetter>builder()
+                .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
+                .setKafkaProducerConfig(producer)
+                .setRecordSerializer(new DeadLetterSerializer(config.get(DLQ_TOPIC)))
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .build();
     }
 
     private static void configure(StreamExecutionEnvironment env, TributaryConfig config) {

@@ -104,4 +104,15 @@ class TributaryConfigTest {
         assertThat(TributaryOptions.SIGNALS.defaultText()).isEqualTo("traces,logs,metrics");
         assertThat(TributaryOptions.CLICKHOUSE_SCHEMA.defaultText()).isEqualTo("map");
     }
+
+    @Test
+    void topicsMustDiffer() {
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.topics.logs", "otlp_spans"}))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("kafka.topics.logs: 'otlp_spans' is also kafka.topics.traces; each signal needs its own topic");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--dlq.topic", "otlp_metrics"}))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("dlq.topic: 'otlp_metrics' is a topic the job reads");
+        assertThat(TributaryConfig.fromArgs(new String[] {"--dlq.topic", ""}).get(TributaryOptions.DLQ_TOPIC)).isEmpty();
+        assertThat(TributaryConfig.fromArgs(new String[0]).get(TributaryOptions.DLQ_TOPIC)).isEqualTo("otlp_dlq");
+    }
 }
