@@ -1,0 +1,409 @@
+package io.tributary.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import io.tributary.config.TributaryConfig;
+import io.tributary.schema.SchemaManager;
+import io.tributary.schema.TableEngine;
+import io.tributary.sink.ClickHouseClient;
+import io.tributary.sink.ClickHouseEndpoint;
+import io.tributary.topology.TributaryTopology;
+
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Delivery under failure, on the real services: for each fault, spans with unique ids are produced
+ * while the job runs, the fault is injected, and afterwards ClickHouse must hold every span
+ * ({@code count(DISTINCT SpanId) = N}); duplicates ({@code count() - N}) and the time to recover
+ * are reported in {@code target/fault-results.md}.
+ */
+class FaultToleranceITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
+
+    /** Spans per second the producer sends while a fault plays out. */
+    private static final int RATE = 2_000;
+    private static final int SPANS_PER_RECORD = 100;
+    private static final List<String> RESULTS = new ArrayList<>();
+
+    private final SplittableRandom random = new SplittableRandom();
+
+    /** One fault's figures. */
+    record Outcome(long produced, long distinct, long rows, double recoverSeconds) {
+        long lost() {
+            return produced - distinct;
+        }
+
+        long duplicates() {
+            return rows - distinct;
+        }
+    }
+
+    @AfterAll
+    static void report() throws Exception {
+        StringBuilder sb = new StringBuilder("| fault | N | lost | duplicates | time to recover |\n|---|---|---|---|---|\n");
+        RESULTS.forEach(sb::append);
+        Files.writeString(Path.of("target", "fault-results.md"), sb.toString());
+        System.out.println("fault results:\n" + sb);
+    }
+
+    @Test
+    void taskFailuresThreeTimes() throws Exception {
+        Outcome o = inProcess("task failure ×3 (sink throws on command)", 24, (proxy, t0) -> {
+            for (int i = 0; i < 3; i++) {
+                Thread.sleep(3_000 + random.nextInt(3_000));
+                FailOnCommandSink.FAILURES.set(1);
+            }
+            return System.nanoTime();
+        }, true);
+        assertThat(o.lost()).isZero();
+    }
+
+    @Test
+    void jobProcessKilledAndRunAgain() throws Exception {
+        String topic = RealServices.uniqueName("it_fault");
+        String db = RealServices.uniqueName("it_fault");
+        RealServices.createTopic(topic, 2);
+        URI ch = URI.create(RealServices.clickHouseUrl());
+        List<String> args = List.of("run",
+                "--signals", "traces",
+                "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
+                "--kafka.topics.traces", topic,
+                "--kafka.group-id", db,
+                "--dlq.topic", "",
+                "--parallelism", "2",
+                "--clickhouse.url", RealServices.clickHouseUrl(),
+                "--clickhouse.database", db,
+                "--checkpoint.interval", "1s",
+                "--sink.batch.max-age", "500ms",
+                "--flink.rest.port", "0");
+        SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()),
+                TributaryConfig.fromArgs(args.subList(1, args.size()).toArray(new String[0])), TableEngine.MERGE_TREE, null);
+        Process[] job = {startJob(args, "kill-1")};
+        try (FaultProxy unused = new FaultProxy(ch.getHost(), ch.getPort())) {
+            Outcome o = measure("job process killed (kill -9) and run again", topic, db, 40, unused, (proxy, t0) -> {
+                Thread.sleep(8_000 + random.nextInt(6_000));
+                job[0].destroyForcibly().waitFor(); // SIGKILL: no flush, no goodbye
+                Thread.sleep(2_000);
+                job[0] = startJob(args, "kill-2");
+                return System.nanoTime();
+            });
+            assertThat(o.lost()).isZero();
+        } finally {
+            job[0].destroyForcibly().waitFor();
+            RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
+        }
+    }
+
+    /** Starts {@code bin/tributary run}'s Java side as its own process, as the command does. */
+    private static Process startJob(List<String> args, String logName) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
+                cmd.add(a);
+            }
+        }
+        cmd.add("-Dlog4j.configurationFile=" + new File("../flink-conf/log4j-local.properties").getCanonicalPath());
+        cmd.add("-cp");
+        cmd.add(new File("target/classes").getCanonicalPath() + File.pathSeparator
+                + Files.readString(Path.of("target", "local-classpath.txt")).strip());
+        cmd.add("io.tributary.cli.Tributary");
+        cmd.addAll(args);
+        File log = new File("target", "fault-job-" + logName + ".log");
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
+    }
+
+    @Test
+    void clickHouseUnavailableFor60Seconds() throws Exception {
+        Outcome o = inProcess("ClickHouse unavailable 60 s (connections refused)", 80, (proxy, t0) -> {
+            Thread.sleep(5_000 + random.nextInt(3_000));
+            proxy.mode(FaultProxy.Mode.REFUSE);
+            Thread.sleep(60_000);
+            proxy.mode(FaultProxy.Mode.PASS);
+            return System.nanoTime();
+        }, false);
+        assertThat(o.lost()).isZero();
+    }
+
+    @Test
+    void clickHouseAnswering500SlowAndDroppingConnections() throws Exception {
+        Outcome o = inProcess("ClickHouse 5xx 10 s, slow 10 s, connections reset 10 s", 45, (proxy, t0) -> {
+            Thread.sleep(4_000 + random.nextInt(2_000));
+            proxy.mode(FaultProxy.Mode.ERROR_500);
+            Thread.sleep(10_000);
+            proxy.mode(FaultProxy.Mode.SLOW);
+            Thread.sleep(10_000);
+            proxy.mode(FaultProxy.Mode.RESET);
+            Thread.sleep(10_000);
+            proxy.mode(FaultProxy.Mode.PASS);
+            return System.nanoTime();
+        }, false);
+        assertThat(o.lost()).isZero();
+    }
+
+    @Test
+    void kafkaBrokerRestarted() throws Exception {
+        Outcome o = inProcess("Kafka broker restarted", 45, (proxy, t0) -> {
+            Thread.sleep(5_000 + random.nextInt(3_000));
+            services("stop", "kafka");
+            Thread.sleep(5_000);
+            services("start", "kafka");
+            return System.nanoTime();
+        }, false);
+        assertThat(o.lost()).isZero();
+    }
+
+    @Test
+    void heapStaysBoundedWhileClickHouseStalls() throws Exception {
+        // {seconds since start, live heap bytes (used right after a full GC), phase}
+        List<long[]> heap = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean stop = new AtomicBoolean();
+        long start = System.nanoTime();
+        int[] phase = {0};
+        Thread sampler = new Thread(() -> {
+            while (!stop.get()) {
+                System.gc();
+                heap.add(new long[] {TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start),
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), phase[0]});
+                try {
+                    Thread.sleep(3_000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        sampler.setDaemon(true);
+        sampler.start();
+        Outcome o;
+        try {
+            o = inProcess("ClickHouse stalled 60 s (requests held open), under load", 85, (proxy, t0) -> {
+                Thread.sleep(10_000);
+                phase[0] = 1;
+                proxy.mode(FaultProxy.Mode.STALL);
+                Thread.sleep(60_000);
+                proxy.mode(FaultProxy.Mode.PASS);
+                phase[0] = 2;
+                return System.nanoTime();
+            }, false);
+        } finally {
+            stop.set(true);
+            sampler.join();
+        }
+        assertThat(o.lost()).isZero();
+        long[] max = new long[3];
+        for (long[] h : heap) {
+            max[(int) h[2]] = Math.max(max[(int) h[2]], h[1]);
+        }
+        String figures = String.format(Locale.ROOT, "live heap (used after a full GC, sampled every 3 s), max per phase:"
+                + " before the stall %d MiB, during the 60 s stall %d MiB, after %d MiB", max[0] >> 20, max[1] >> 20, max[2] >> 20);
+        RESULTS.add("\n" + figures + " (the whole test JVM: MiniCluster, producer and test)\n\n");
+        System.out.println(figures);
+        // bounded: the stall holds at most (tables + in-flight) batches per sink subtask, 2 x 3 x 8 MiB
+        // here, and Kafka keeps the rest; the live heap must not grow with the 120,000 spans (about
+        // 40 MiB of RowBinary) produced meanwhile beyond that bound
+        assertThat(max[1]).isLessThan(max[0] + (48L << 20) + (16L << 20));
+    }
+
+    /** Runs the fault against an unbounded job in this JVM and measures the outcome. */
+    private Outcome inProcess(String fault, int seconds, Fault script, boolean failingSink) throws Exception {
+        String topic = RealServices.uniqueName("it_fault");
+        String db = RealServices.uniqueName("it_fault");
+        RealServices.createTopic(topic, 2);
+        URI ch = URI.create(RealServices.clickHouseUrl());
+        try (FaultProxy proxy = new FaultProxy(ch.getHost(), ch.getPort())) {
+            TributaryConfig config = TributaryConfig.fromArgs(new String[] {
+                "--signals", "traces",
+                "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
+                "--kafka.topics.traces", topic,
+                "--kafka.group-id", db,
+                "--kafka.starting-offsets", "earliest",
+                "--dlq.topic", "",
+                "--parallelism", "2",
+                "--clickhouse.url", proxy.url(),
+                "--clickhouse.database", db,
+                "--checkpoint.interval", "1s",
+                "--sink.batch.max-age", "500ms",
+                "--sink.batch.max-bytes", "8 mb",
+                "--sink.retry.max-attempts", "1000",
+                "--sink.retry.max-backoff", "2s",
+                "--flink.restart-strategy.type", "exponential-delay",
+                "--flink.restart-strategy.exponential-delay.initial-backoff", "1s",
+                "--flink.restart-strategy.exponential-delay.max-backoff", "5s"
+            });
+            SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            TributaryTopology.build(env, config, TributaryTopology.kafkaSource(config),
+                    failingSink ? new FailOnCommandSink(TributaryTopology.clickHouseSink(config))
+                            : TributaryTopology.clickHouseSink(config),
+                    null);
+            JobClient job = env.executeAsync("fault: " + fault);
+            try {
+                return measure(fault, topic, db, seconds, proxy, script);
+            } finally {
+                job.cancel().get(60, TimeUnit.SECONDS);
+                RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
+            }
+        }
+    }
+
+    /** A fault: plays out, returns System.nanoTime() when it is over. */
+    @FunctionalInterface
+    interface Fault {
+        long play(FaultProxy proxy, long t0) throws Exception;
+    }
+
+    /**
+     * Produces spans at {@link #RATE} for {@code seconds} while the fault plays, then waits until
+     * ClickHouse holds every span (or a timeout), and records the figures.
+     */
+    private Outcome measure(String fault, String topic, String db, int seconds, FaultProxy proxy, Fault script) throws Exception {
+        AtomicLong produced = new AtomicLong();
+        AtomicLong producedAtFaultEnd = new AtomicLong(-1);
+        long t0 = System.nanoTime();
+        Thread producer = new Thread(() -> produce(topic, seconds, produced), "fault-producer");
+        producer.start();
+        long faultEnd = script.play(proxy, t0);
+        producedAtFaultEnd.set(produced.get());
+        producer.join();
+        ClickHouseClient ch = RealServices.clickHouse();
+        String table = "`" + db + "`.otel_traces";
+        long n = produced.get();
+        double recover = -1;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        long distinct = 0;
+        while (System.nanoTime() < deadline) {
+            distinct = Long.parseLong(ch.query("SELECT uniqExact(SpanId) FROM " + table + " FORMAT TSV").strip());
+            if (recover < 0 && distinct >= producedAtFaultEnd.get()) {
+                recover = (System.nanoTime() - faultEnd) / 1e9;
+            }
+            if (distinct >= n) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        Thread.sleep(2_000); // let any retried batch still in flight land before counting duplicates
+        String[] counts = ch.query("SELECT uniqExact(SpanId), count() FROM " + table + " FORMAT TSV").strip().split("\t");
+        Outcome o = new Outcome(n, Long.parseLong(counts[0]), Long.parseLong(counts[1]), Math.max(recover, 0));
+        RESULTS.add(String.format(Locale.ROOT, "| %s | %,d | %d | %d | %.1f s |%n",
+                fault, o.produced(), o.lost(), o.duplicates(), o.recoverSeconds()));
+        System.out.printf(Locale.ROOT, "fault %s: N=%d lost=%d duplicates=%d recovered in %.1f s (proxy connections %d)%n",
+                fault, o.produced(), o.lost(), o.duplicates(), o.recoverSeconds(), proxy.connections());
+        return o;
+    }
+
+    /** Sends records of 100 spans with unique span ids at {@link #RATE} spans/s; counts acknowledged spans. */
+    private void produce(String topic, int seconds, AtomicLong acked) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, RealServices.kafkaBootstrap());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "300000");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "300000");
+        long total = (long) RATE * seconds;
+        long start = System.nanoTime();
+        List<java.util.concurrent.Future<?>> pending = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            for (long sent = 0; sent < total; sent += SPANS_PER_RECORD) {
+                long first = sent;
+                pending.add(producer.send(new ProducerRecord<>(topic, (int) (sent / SPANS_PER_RECORD % 2), null,
+                        spans(first).toByteArray()), (md, e) -> {
+                            if (e == null) {
+                                acked.addAndGet(SPANS_PER_RECORD);
+                            }
+                        }));
+                long due = start + (long) ((sent + SPANS_PER_RECORD) * 1e9 / RATE);
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                }
+            }
+            producer.flush();
+            for (java.util.concurrent.Future<?> f : pending) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("producing failed", e);
+        }
+    }
+
+    private static ExportTraceServiceRequest spans(long first) {
+        ScopeSpans.Builder ss = ScopeSpans.newBuilder();
+        long now = System.currentTimeMillis() * 1_000_000L;
+        for (int i = 0; i < SPANS_PER_RECORD; i++) {
+            long id = first + i + 1;
+            byte[] spanId = new byte[8];
+            for (int b = 0; b < 8; b++) {
+                spanId[7 - b] = (byte) (id >>> (8 * b));
+            }
+            byte[] traceId = new byte[16];
+            System.arraycopy(spanId, 0, traceId, 8, 8);
+            traceId[0] = 1;
+            ss.addSpans(Span.newBuilder().setTraceId(ByteString.copyFrom(traceId)).setSpanId(ByteString.copyFrom(spanId))
+                    .setName("fault").setStartTimeUnixNano(now).setEndTimeUnixNano(now + 1_000));
+        }
+        return ExportTraceServiceRequest.newBuilder()
+                .addResourceSpans(ResourceSpans.newBuilder()
+                        .setResource(Resource.newBuilder().addAttributes(KeyValue.newBuilder().setKey("service.name")
+                                .setValue(AnyValue.newBuilder().setStringValue("faults"))))
+                        .addScopeSpans(ss))
+                .build();
+    }
+
+    /** Stops or starts one of the local services the test command started (bin/lib/services.sh). */
+    private static void services(String command, String name) throws Exception {
+        File root = new File("..").getCanonicalFile();
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+                "source bin/lib/services.sh && services_main " + command + " " + name);
+        pb.directory(root);
+        pb.environment().put("ROOT", root.getPath());
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as("services %s %s: %s", command, name, out).isZero();
+    }
+}
