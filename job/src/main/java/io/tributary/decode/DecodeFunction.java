@@ -98,7 +98,7 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
             return;
         }
         metrics.rowsDecoded.inc(rows.total());
-        rows.emit(out::collect);
+        rows.emit(out::collect, record.topic, record.partition, record.offset);
     }
 
     static String reason(Throwable e) {

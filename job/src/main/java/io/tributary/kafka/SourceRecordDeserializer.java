@@ -17,9 +17,13 @@ public final class SourceRecordDeserializer implements KafkaRecordDeserializatio
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<SourceRecord> out) {
-        if (record.value() == null) {
-            return;
+        if (record.value() != null) {
+            out.collect(of(record));
         }
+    }
+
+    /** The record as the job carries it. */
+    static SourceRecord of(ConsumerRecord<byte[], byte[]> record) {
         SourceRecord r =
                 new SourceRecord(record.topic(), record.partition(), record.offset(), record.timestamp(), record.value());
         r.key = record.key();
@@ -33,7 +37,7 @@ public final class SourceRecordDeserializer implements KafkaRecordDeserializatio
                 r.headerValues[i] = hs[i].value();
             }
         }
-        out.collect(r);
+        return r;
     }
 
     @Override

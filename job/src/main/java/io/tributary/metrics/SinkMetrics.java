@@ -27,6 +27,8 @@ public final class SinkMetrics {
     public final Counter bytesCompressed;
     /** INSERT attempts that failed and were retried. */
     public final Counter retries;
+    /** Records whose rows ClickHouse refused for good, set aside (to the dead-letter topic). */
+    public final Counter deadLetters;
     private final Histogram insertLatencyMs;
     private final Histogram batchRows;
     private final AtomicLong rowsBuffered = new AtomicLong();
@@ -46,6 +48,7 @@ public final class SinkMetrics {
         bytesUncompressed = group.counter("bytesUncompressed", new ThreadSafeSimpleCounter());
         bytesCompressed = group.counter("bytesCompressed", new ThreadSafeSimpleCounter());
         retries = group.counter("insertRetries", new ThreadSafeSimpleCounter());
+        deadLetters = group.counter("deadLetters", new ThreadSafeSimpleCounter());
         insertLatencyMs = group.histogram("insertLatencyMs", new DescriptiveStatisticsHistogram(1000));
         batchRows = group.histogram("batchRows", new DescriptiveStatisticsHistogram(1000));
         group.gauge("rowsBuffered", rowsBuffered::get);

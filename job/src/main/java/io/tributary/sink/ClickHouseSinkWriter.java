@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.kafka.RefusedRecords;
 import io.tributary.metrics.SinkMetrics;
 
 import org.apache.flink.api.common.operators.ProcessingTimeService;
@@ -9,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,8 +31,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>A batch is retried with exponential backoff on connection errors, 5xx replies without a
  * ClickHouse code and retryable ClickHouse codes; the compressed body is kept, so a retry resends
- * the same bytes. A permanent error, or retries exhausted, fails the job with ClickHouse's message
- * on the next call from Flink: no batch is dropped.
+ * the same bytes. A batch refused for good because of some rows' values (a constraint, a value out
+ * of range: {@link ClickHouseErrors#isAboutTheRows}) is split in halves until the refused rows are
+ * those of single Kafka records; those records go to the dead-letter topic (read back from Kafka by
+ * their coordinates) and the rest is written. Any other permanent error, or retries exhausted,
+ * fails the job with ClickHouse's message on the next call from Flink: no batch is dropped.
  */
 final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
 
@@ -40,6 +45,7 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
     private final ClickHouseClient client;
     private final ProcessingTimeService time;
     private final SinkMetrics metrics;
+    private final RefusedRecords deadLetters;
     private final Map<String, String> querySettings;
     private final Batch[] open;
     private final Semaphore permits;
@@ -58,6 +64,8 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
         this.client = client;
         this.time = time;
         this.metrics = metrics;
+        this.deadLetters = new RefusedRecords(
+                settings.kafkaBootstrap(), settings.kafkaProperties(), settings.deadLetterTopic());
         Map<String, String> query = new HashMap<>(settings.insertSettings());
         if (settings.asyncInsert()) {
             query.put("async_insert", "1");
@@ -90,7 +98,7 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
             Batch created = b;
             time.registerTimer(now + maxAgeMillis, ts -> onMaxAge(created));
         }
-        b.add(element.data, element.rows);
+        b.add(element);
         metrics.buffered(t, element.rows);
         if (b.rows >= settings.maxRows() || b.bytes >= settings.maxBytes()) {
             dispatch(t);
@@ -137,33 +145,15 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
 
     private void send(Batch b) {
         try {
-            byte[] body = settings.compression().compress(b.chunks, b.bytes);
-            b.chunks.clear(); // the uncompressed rows are no longer needed
-            String sql = settings.insertSql().get(b.table);
-            long backoff = settings.retryInitialBackoff().toMillis();
-            for (int attempt = 1; ; attempt++) {
-                long start = System.nanoTime();
-                try {
-                    client.insert(sql, querySettings, body, settings.compression());
-                    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                    metrics.sent(b.table, b.rows, b.bytes, body.length, ms);
-                    return;
-                } catch (ClickHouseException e) {
-                    if (!e.retryable() || attempt >= settings.retryMaxAttempts()) {
-                        throw failed(b, attempt, e);
-                    }
-                    retryLater(b, attempt, e, backoff);
-                } catch (IOException e) {
-                    // connection refused, reset, timed out: the server may be back soon
-                    if (attempt >= settings.retryMaxAttempts()) {
-                        throw failed(b, attempt, e);
-                    }
-                    retryLater(b, attempt, e, backoff);
+            try {
+                insert(b, b.chunks, b.rows, b.bytes);
+            } catch (ClickHouseException e) { // refused for good (retryable ones come out as IOException)
+                if (!ClickHouseErrors.isAboutTheRows(e.errorCode())) {
+                    throw new IOException("INSERT of " + b.rows + " rows into " + table(b) + " refused: " + e.getMessage(), e);
                 }
-                backoff = Math.min(backoff * 2, settings.retryMaxBackoff().toMillis());
-                if (closed) {
-                    throw new IOException("sink closed while retrying an INSERT into " + table(b));
-                }
+                // Some record's rows are refused for good: find which, set them aside, write the rest.
+                LOG.warn("INSERT into {} refused ({}); looking for the records it is about", table(b), e.getMessage());
+                isolate(b, 0, b.chunks.size(), e);
             }
         } catch (Throwable e) {
             failure.compareAndSet(null, e);
@@ -171,6 +161,77 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
             metrics.buffered(b.table, -b.rows);
             metrics.inFlight(-1);
             permits.release();
+        }
+    }
+
+    /**
+     * Writes chunks {@code [from, to)} of a batch whose INSERT was refused because of some rows:
+     * halves until the refused chunks are single records, which become dead letters.
+     */
+    private void isolate(Batch b, int from, int to, ClickHouseException refusal) throws IOException, InterruptedException {
+        if (to - from == 1) {
+            EncodedRows r = b.sources.get(from);
+            deadLetters.send(r.topic, r.partition, r.offset, refusal);
+            metrics.deadLetters.inc();
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        for (int[] half : new int[][] {{from, mid}, {mid, to}}) {
+            List<byte[]> chunks = b.chunks.subList(half[0], half[1]);
+            int rows = 0;
+            long bytes = 0;
+            for (int i = half[0]; i < half[1]; i++) {
+                rows += b.sources.get(i).rows;
+                bytes += b.chunks.get(i).length;
+            }
+            try {
+                insert(b, chunks, rows, bytes);
+            } catch (ClickHouseException e) {
+                if (!ClickHouseErrors.isAboutTheRows(e.errorCode())) {
+                    throw new IOException("INSERT of " + rows + " rows into " + table(b) + " refused: " + e.getMessage(), e);
+                }
+                isolate(b, half[0], half[1], e);
+            }
+        }
+    }
+
+    /**
+     * Sends chunks as one INSERT, retrying with backoff on retryable errors with the same
+     * compressed bytes.
+     *
+     * @throws ClickHouseException a permanent refusal
+     * @throws IOException retries exhausted
+     */
+    private void insert(Batch b, List<byte[]> chunks, int rows, long bytes) throws IOException, InterruptedException {
+        byte[] body = settings.compression().compress(chunks, bytes);
+        String sql = settings.insertSql().get(b.table);
+        long backoff = settings.retryInitialBackoff().toMillis();
+        for (int attempt = 1; ; attempt++) {
+            long start = System.nanoTime();
+            try {
+                client.insert(sql, querySettings, body, settings.compression());
+                long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                metrics.sent(b.table, rows, bytes, body.length, ms);
+                return;
+            } catch (ClickHouseException e) {
+                if (!e.retryable()) {
+                    throw e;
+                }
+                if (attempt >= settings.retryMaxAttempts()) {
+                    throw failed(b, attempt, e);
+                }
+                retryLater(b, attempt, e, backoff);
+            } catch (IOException e) {
+                // connection refused, reset, timed out: the server may be back soon
+                if (attempt >= settings.retryMaxAttempts()) {
+                    throw failed(b, attempt, e);
+                }
+                retryLater(b, attempt, e, backoff);
+            }
+            backoff = Math.min(backoff * 2, settings.retryMaxBackoff().toMillis());
+            if (closed) {
+                throw new IOException("sink closed while retrying an INSERT into " + table(b));
+            }
         }
     }
 
@@ -210,6 +271,7 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
         closed = true;
         senders.shutdownNow();
         senders.awaitTermination(10, TimeUnit.SECONDS);
+        deadLetters.close();
         client.close();
     }
 }

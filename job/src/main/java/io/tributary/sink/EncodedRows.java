@@ -12,6 +12,10 @@ public final class EncodedRows {
     public int rows;
     /** The rows, back to back. */
     public byte[] data;
+    /** The Kafka record the rows come from: for dead letters (and exactly-once batches). */
+    public String topic;
+    public int partition;
+    public long offset;
 
     /** For Flink's POJO serializer. */
     public EncodedRows() {}
@@ -20,5 +24,12 @@ public final class EncodedRows {
         this.table = table;
         this.rows = rows;
         this.data = data;
+    }
+
+    public EncodedRows(int table, int rows, byte[] data, String topic, int partition, long offset) {
+        this(table, rows, data);
+        this.topic = topic;
+        this.partition = partition;
+        this.offset = offset;
     }
 }

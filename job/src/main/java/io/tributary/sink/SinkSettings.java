@@ -24,6 +24,9 @@ import java.util.Map;
  * @param retryInitialBackoff first pause between attempts; doubles up to {@code retryMaxBackoff}
  * @param retryMaxBackoff longest pause between attempts
  * @param requestTimeout how long one INSERT may take before it counts as failed
+ * @param deadLetterTopic where records whose rows ClickHouse refuses for good go; "" to log and drop
+ * @param kafkaBootstrap the Kafka cluster of the source and the dead-letter topic
+ * @param kafkaProperties the Kafka client properties ({@code kafka.properties.*})
  */
 public record SinkSettings(
         ClickHouseEndpoint endpoint,
@@ -40,13 +43,17 @@ public record SinkSettings(
         int retryMaxAttempts,
         Duration retryInitialBackoff,
         Duration retryMaxBackoff,
-        Duration requestTimeout)
+        Duration requestTimeout,
+        String deadLetterTopic,
+        String kafkaBootstrap,
+        Map<String, String> kafkaProperties)
         implements Serializable {
 
     public SinkSettings {
         insertSql = List.copyOf(insertSql);
         tableNames = List.copyOf(tableNames);
         insertSettings = Map.copyOf(insertSettings);
+        kafkaProperties = Map.copyOf(kafkaProperties);
         if (insertSql.size() != tableNames.size()) {
             throw new IllegalArgumentException("one INSERT per table");
         }

@@ -61,11 +61,14 @@ public final class TableRows {
         }
     }
 
-    /** Hands one {@link EncodedRows} per table with rows to {@code out}, then clears. */
-    public void emit(Consumer<EncodedRows> out) {
+    /**
+     * Hands one {@link EncodedRows} per table with rows to {@code out}, marked with the Kafka
+     * record they come from, then clears.
+     */
+    public void emit(Consumer<EncodedRows> out, String topic, int partition, long offset) {
         for (int t = 0; t < writers.length; t++) {
             if (rows[t] > 0) {
-                out.accept(new EncodedRows(t, rows[t], writers[t].toByteArray()));
+                out.accept(new EncodedRows(t, rows[t], writers[t].toByteArray(), topic, partition, offset));
             }
         }
         clear();

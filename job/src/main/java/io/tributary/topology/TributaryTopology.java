@@ -200,7 +200,16 @@ public final class TributaryTopology {
                         config.get(SINK_RETRY_MAX_ATTEMPTS),
                         config.get(SINK_RETRY_INITIAL_BACKOFF),
                         config.get(SINK_RETRY_MAX_BACKOFF),
-                        config.get(SINK_REQUEST_TIMEOUT)));
+                        config.get(SINK_REQUEST_TIMEOUT),
+                        config.get(DLQ_TOPIC),
+                        config.get(KAFKA_BOOTSTRAP_SERVERS),
+                        toMap(config.kafkaProperties())));
+    }
+
+    private static Map<String, String> toMap(Properties p) {
+        Map<String, String> m = new java.util.HashMap<>();
+        p.forEach((k, v) -> m.put(String.valueOf(k), String.valueOf(v)));
+        return m;
     }
 
     /** Where ClickHouse is, from the config. */

@@ -1,0 +1,121 @@
+package io.tributary.kafka;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Dead letters for records whose rows ClickHouse refused for good. The sink keeps only where a
+ * record came from, so the original is read back from Kafka by topic, partition and offset and
+ * written to the dead-letter topic as the decode operator's dead letters are. Rare; thread-safe.
+ */
+public final class RefusedRecords implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RefusedRecords.class);
+    private static final Duration FETCH_TIMEOUT = Duration.ofSeconds(60);
+
+    private final String bootstrap;
+    private final Map<String, String> kafkaProperties;
+    private final String topic;
+    private KafkaConsumer<byte[], byte[]> consumer;
+    private KafkaProducer<byte[], byte[]> producer;
+
+    /**
+     * @param topic the dead-letter topic; empty: log and drop
+     */
+    public RefusedRecords(String bootstrap, Map<String, String> kafkaProperties, String topic) {
+        this.bootstrap = bootstrap;
+        this.kafkaProperties = Map.copyOf(kafkaProperties);
+        this.topic = topic;
+    }
+
+    /** Writes the record at these coordinates to the dead-letter topic (or logs it when there is none). */
+    public synchronized void send(String sourceTopic, int partition, long offset, Throwable error)
+            throws IOException, InterruptedException {
+        String where = sourceTopic + "-" + partition + "@" + offset;
+        if (topic.isEmpty()) {
+            LOG.warn("Dropping record {}: ClickHouse refused its rows: {}", where, error.getMessage());
+            return;
+        }
+        SourceRecord record = fetch(sourceTopic, partition, offset);
+        DeadLetter d = new DeadLetter(record, error, System.currentTimeMillis());
+        try {
+            producer().send(new DeadLetterSerializer(topic).serialize(d, null, null)).get();
+        } catch (ExecutionException e) {
+            throw new IOException("cannot write dead letter for " + where + " to " + topic + ": " + e.getCause(), e.getCause());
+        }
+        LOG.warn("Record {} sent to {}: ClickHouse refused its rows: {}", where, topic, error.getMessage());
+    }
+
+    private SourceRecord fetch(String sourceTopic, int partition, long offset) throws IOException {
+        TopicPartition tp = new TopicPartition(sourceTopic, partition);
+        KafkaConsumer<byte[], byte[]> c = consumer();
+        c.assign(List.of(tp));
+        c.seek(tp, offset);
+        long deadline = System.nanoTime() + FETCH_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500)).records(tp)) {
+                if (r.offset() == offset) {
+                    return SourceRecordDeserializer.of(r);
+                }
+                if (r.offset() > offset) {
+                    throw new IOException("record " + tp + "@" + offset + " is gone from Kafka (retention or compaction)");
+                }
+            }
+        }
+        throw new IOException("could not read back record " + tp + "@" + offset + " within " + FETCH_TIMEOUT);
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        if (consumer == null) {
+            Properties p = new Properties();
+            p.putAll(kafkaProperties);
+            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+            p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+            p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1");
+            p.remove(ConsumerConfig.GROUP_ID_CONFIG);
+            consumer = new KafkaConsumer<>(p);
+        }
+        return consumer;
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        if (producer == null) {
+            Properties p = new Properties();
+            p.putAll(kafkaProperties);
+            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+            p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+            p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(64 << 20));
+            p.put(ProducerConfig.ACKS_CONFIG, "all");
+            producer = new KafkaProducer<>(p);
+        }
+        return producer;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (consumer != null) {
+            consumer.close(Duration.ofSeconds(5));
+        }
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+}
