@@ -1,18 +1,45 @@
 package io.tributary.kafka;
 
+import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Writes a {@link DeadLetter} to the dead-letter topic: the original key and value byte for byte,
  * the original headers, and {@code tributary.*} headers naming the error and where the record came
- * from. The record keeps its original timestamp.
+ * from. The letter's timestamp is the time of failure (so retention counts from then); the
+ * original one is a header. A value too large for the topic is left out, and a header says so,
+ * rather than failing the job over and over.
+ *
+ * <p>{@link #open} creates the topic when it is missing (one partition, the broker's replication
+ * factor, {@code max.message.bytes} 64 MiB: dead letters are rare and can be large), as Kafka
+ * Connect does for its dead-letter topics, and reads its size limit; a topic that cannot be created
+ * fails the job at start, naming {@code dlq.topic}.
  */
 public final class DeadLetterSerializer implements KafkaRecordSerializationSchema<DeadLetter> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(DeadLetterSerializer.class);
 
     public static final String ERROR_CLASS = "tributary.error.class";
     public static final String ERROR_MESSAGE = "tributary.error.message";
@@ -21,14 +48,80 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
     public static final String SOURCE_OFFSET = "tributary.source.offset";
     public static final String SOURCE_TIMESTAMP = "tributary.source.timestamp";
     public static final String FAILED_AT = "tributary.failed.at";
+    public static final String VALUE_OMITTED = "tributary.value.omitted";
+
+    /** Room kept for the key, the headers and the record overhead. */
+    private static final int HEADROOM = 64 << 10;
 
     /** Header values are kept short: a message can quote a lot of the record. */
     private static final int MAX_MESSAGE_CHARS = 4096;
 
     private final String topic;
+    private final String bootstrap;
+    private final Map<String, String> kafkaProperties;
+    private int maxValueBytes = (64 << 20) - HEADROOM;
 
-    public DeadLetterSerializer(String topic) {
+    /**
+     * @param topic the dead-letter topic
+     * @param bootstrap the Kafka cluster, to check the topic at {@link #open}
+     * @param kafkaProperties the client properties ({@code kafka.properties.*})
+     */
+    public DeadLetterSerializer(String topic, String bootstrap, Map<String, String> kafkaProperties) {
         this.topic = topic;
+        this.bootstrap = bootstrap;
+        this.kafkaProperties = Map.copyOf(kafkaProperties);
+    }
+
+    @Override
+    public void open(SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) throws Exception {
+        open();
+    }
+
+    /** Creates the topic if missing and reads its {@code max.message.bytes}. */
+    public void open() throws IOException {
+        Properties p = new Properties();
+        p.putAll(kafkaProperties);
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.remove("client.id");
+        try (Admin admin = Admin.create(p)) {
+            ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            Config c;
+            try {
+                c = admin.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+                create(admin);
+                c = admin.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r);
+            }
+            ConfigEntry max = c.get("max.message.bytes");
+            if (max != null) {
+                maxValueBytes = Math.min(maxValueBytes, Integer.parseInt(max.value()) - HEADROOM);
+            }
+        } catch (ExecutionException e) {
+            LOG.warn("Cannot check dead-letter topic {}: {}", topic, e.getCause().toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while checking dead-letter topic " + topic, e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            LOG.warn("Cannot check dead-letter topic {}: no answer from Kafka in 30 s", topic);
+        }
+    }
+
+    private void create(Admin admin) throws IOException, InterruptedException, java.util.concurrent.TimeoutException {
+        NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty())
+                .configs(Map.of("max.message.bytes", Integer.toString(64 << 20)));
+        try {
+            admin.createTopics(List.of(t)).all().get(30, TimeUnit.SECONDS);
+            LOG.info("Created dead-letter topic {}", topic);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IOException("dlq.topic: topic '" + topic + "' does not exist and cannot be created ("
+                        + e.getCause() + "); create it, or set dlq.topic to \"\" to only log and count bad records",
+                        e.getCause());
+            }
+        }
     }
 
     @Override
@@ -47,8 +140,13 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
         headers.add(SOURCE_PARTITION, utf8(Integer.toString(r.partition)));
         headers.add(SOURCE_OFFSET, utf8(Long.toString(r.offset)));
         headers.add(SOURCE_TIMESTAMP, utf8(Long.toString(r.timestamp)));
-        headers.add(FAILED_AT, utf8(java.time.Instant.ofEpochMilli(d.failedAt).toString()));
-        return new ProducerRecord<>(topic, null, r.timestamp >= 0 ? r.timestamp : null, r.key, r.value, headers);
+        headers.add(FAILED_AT, utf8(Instant.ofEpochMilli(d.failedAt).toString()));
+        byte[] value = r.value;
+        if (value.length > maxValueBytes) {
+            headers.add(VALUE_OMITTED, utf8(value.length + " bytes, more than the topic takes"));
+            value = new byte[0];
+        }
+        return new ProducerRecord<>(topic, null, d.failedAt, r.key, value, headers);
     }
 
     private static byte[] utf8(String s) {

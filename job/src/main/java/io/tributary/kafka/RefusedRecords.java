@@ -3,6 +3,7 @@ package io.tributary.kafka;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
@@ -13,9 +14,11 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -31,6 +34,8 @@ public final class RefusedRecords implements AutoCloseable {
     private final String bootstrap;
     private final Map<String, String> kafkaProperties;
     private final String topic;
+    private final Set<String> sent = new HashSet<>();
+    private DeadLetterSerializer serializer;
     private KafkaConsumer<byte[], byte[]> consumer;
     private KafkaProducer<byte[], byte[]> producer;
 
@@ -43,22 +48,46 @@ public final class RefusedRecords implements AutoCloseable {
         this.topic = topic;
     }
 
-    /** Writes the record at these coordinates to the dead-letter topic (or logs it when there is none). */
-    public synchronized void send(String sourceTopic, int partition, long offset, Throwable error)
+    /**
+     * Writes the record at these coordinates to the dead-letter topic, once: a record whose rows
+     * several tables refused (metrics) gets one letter until {@link #forget}. With no topic, logs.
+     *
+     * @return true when a letter was written now
+     */
+    public synchronized boolean send(String sourceTopic, int partition, long offset, Throwable error)
             throws IOException, InterruptedException {
         String where = sourceTopic + "-" + partition + "@" + offset;
         if (topic.isEmpty()) {
-            LOG.warn("Dropping record {}: ClickHouse refused its rows: {}", where, error.getMessage());
-            return;
+            LOG.warn("Dropping record {} (dlq.topic is empty): ClickHouse refused its rows: {}", where, error.getMessage());
+            return false;
+        }
+        if (!sent.add(where)) {
+            return false;
         }
         SourceRecord record = fetch(sourceTopic, partition, offset);
         DeadLetter d = new DeadLetter(record, error, System.currentTimeMillis());
         try {
-            producer().send(new DeadLetterSerializer(topic).serialize(d, null, null)).get();
+            producer().send(serializer().serialize(d, null, null)).get();
         } catch (ExecutionException e) {
+            sent.remove(where);
             throw new IOException("cannot write dead letter for " + where + " to " + topic + ": " + e.getCause(), e.getCause());
         }
         LOG.warn("Record {} sent to {}: ClickHouse refused its rows: {}", where, topic, error.getMessage());
+        return true;
+    }
+
+    /** Forgets which records got letters: called once they are safe (the checkpoint barrier passes). */
+    public synchronized void forget() {
+        sent.clear();
+    }
+
+    private DeadLetterSerializer serializer() throws IOException {
+        if (serializer == null) {
+            DeadLetterSerializer s = new DeadLetterSerializer(topic, bootstrap, kafkaProperties);
+            s.open();
+            serializer = s;
+        }
+        return serializer;
     }
 
     private SourceRecord fetch(String sourceTopic, int partition, long offset) throws IOException {
@@ -68,7 +97,13 @@ public final class RefusedRecords implements AutoCloseable {
         c.seek(tp, offset);
         long deadline = System.nanoTime() + FETCH_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
-            for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500)).records(tp)) {
+            List<ConsumerRecord<byte[], byte[]>> polled;
+            try {
+                polled = c.poll(Duration.ofMillis(500)).records(tp);
+            } catch (OffsetOutOfRangeException e) {
+                throw new IOException("record " + tp + "@" + offset + " is gone from Kafka (retention)", e);
+            }
+            for (ConsumerRecord<byte[], byte[]> r : polled) {
                 if (r.offset() == offset) {
                     return SourceRecordDeserializer.of(r);
                 }
@@ -90,6 +125,8 @@ public final class RefusedRecords implements AutoCloseable {
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
             p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1");
             p.remove(ConsumerConfig.GROUP_ID_CONFIG);
+            p.remove(ConsumerConfig.CLIENT_ID_CONFIG);
+            p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // a record gone must fail, not wait
             consumer = new KafkaConsumer<>(p);
         }
         return consumer;
@@ -100,6 +137,7 @@ public final class RefusedRecords implements AutoCloseable {
             Properties p = new Properties();
             p.putAll(kafkaProperties);
             p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            p.remove(ProducerConfig.CLIENT_ID_CONFIG);
             p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
             p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
             p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(64 << 20));

@@ -16,7 +16,7 @@ import java.util.Map;
  * in the {@code X-ClickHouse-User} / {@code X-ClickHouse-Key} headers (never in the URL, which
  * servers and proxies log). Thread-safe.
  */
-public final class ClickHouseClient implements AutoCloseable {
+public final class ClickHouseClient implements InsertClient {
 
     private final String baseUrl;
     private final String user;
@@ -45,6 +45,7 @@ public final class ClickHouseClient implements AutoCloseable {
      * @throws ClickHouseException when the server refuses it (with its code and message)
      * @throws IOException when the connection fails
      */
+    @Override
     public void insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
             throws IOException, InterruptedException {
         HttpRequest.Builder req =

@@ -39,21 +39,14 @@ final class ClickHouseErrors {
                     );
 
     /**
-     * Errors about the data of some rows, not about the table or the server: a batch refused with
-     * one of these is split to find the records it comes from, and those go to the dead-letter
-     * topic while the rest is written.
+     * Errors about the values of some rows, not about the table, the server or the encoding: a
+     * batch refused with one of these is split to find the records it comes from, and those go to
+     * the dead-letter topic while the rest is written. Parse errors are not among them: with
+     * RowBinary they mean the rows and the table disagree (a changed column type), which is about
+     * every row, and must stop the job.
      */
     private static final Set<Integer> ABOUT_THE_ROWS =
             Set.of(
-                    6, // CANNOT_PARSE_TEXT
-                    27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED
-                    38, // CANNOT_PARSE_DATE
-                    41, // CANNOT_PARSE_DATETIME
-                    69, // ARGUMENT_OUT_OF_BOUND
-                    70, // CANNOT_CONVERT_TYPE
-                    72, // CANNOT_PARSE_NUMBER
-                    117, // INCORRECT_DATA
-                    131, // TOO_LARGE_STRING_SIZE
                     321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
                     469 // VIOLATED_CONSTRAINT
                     );

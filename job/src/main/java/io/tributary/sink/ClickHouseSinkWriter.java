@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,13 +41,16 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSinkWriter.class);
+    /** More refused records than this in one batch points at the table, not the records. */
+    static final int MAX_REFUSED_PER_BATCH = 100;
 
     private final SinkSettings settings;
-    private final ClickHouseClient client;
+    private final InsertClient client;
     private final ProcessingTimeService time;
     private final SinkMetrics metrics;
     private final RefusedRecords deadLetters;
     private final Map<String, String> querySettings;
+    private final Map<String, String> isolationSettings;
     private final Batch[] open;
     private final Semaphore permits;
     private final ExecutorService senders;
@@ -56,7 +60,7 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
 
     ClickHouseSinkWriter(
             SinkSettings settings,
-            ClickHouseClient client,
+            InsertClient client,
             ProcessingTimeService time,
             SinkMetrics metrics,
             int subtask) {
@@ -72,6 +76,9 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
             query.put("wait_for_async_insert", "1");
         }
         this.querySettings = Map.copyOf(query);
+        query.remove("async_insert");
+        query.remove("wait_for_async_insert");
+        this.isolationSettings = Map.copyOf(query);
         this.open = new Batch[settings.insertSql().size()];
         this.permits = new Semaphore(settings.maxInFlight());
         this.maxAgeMillis = settings.maxAge().toMillis();
@@ -127,6 +134,7 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
         permits.acquire(settings.maxInFlight());
         permits.release(settings.maxInFlight());
         checkFailure();
+        deadLetters.forget();
     }
 
     private void dispatch(int t) throws InterruptedException {
@@ -146,14 +154,26 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
     private void send(Batch b) {
         try {
             try {
-                insert(b, b.chunks, b.rows, b.bytes);
+                insert(b, b.chunks, b.rows, b.bytes, querySettings);
             } catch (ClickHouseException e) { // refused for good (retryable ones come out as IOException)
                 if (!ClickHouseErrors.isAboutTheRows(e.errorCode())) {
                     throw new IOException("INSERT of " + b.rows + " rows into " + table(b) + " refused: " + e.getMessage(), e);
                 }
-                // Some record's rows are refused for good: find which, set them aside, write the rest.
+                // Some record's rows are refused for good: find which, write the rest, then set them aside.
                 LOG.warn("INSERT into {} refused ({}); looking for the records it is about", table(b), e.getMessage());
-                isolate(b, 0, b.chunks.size(), e);
+                List<Integer> refused = new ArrayList<>();
+                Map<Integer, ClickHouseException> reasons = new HashMap<>();
+                isolate(b, 0, b.chunks.size(), refused, reasons);
+                if (refused.size() == b.chunks.size() && refused.size() > 1) {
+                    throw new IOException("INSERT into " + table(b) + " refused the rows of every one of its "
+                            + refused.size() + " records, which points at the table, not the records: " + e.getMessage(), e);
+                }
+                for (int i : refused) {
+                    EncodedRows r = b.sources.get(i);
+                    if (deadLetters.send(r.topic, r.partition, r.offset, reasons.get(i))) {
+                        metrics.deadLetters.inc();
+                    }
+                }
             }
         } catch (Throwable e) {
             failure.compareAndSet(null, e);
@@ -165,19 +185,17 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
     }
 
     /**
-     * Writes chunks {@code [from, to)} of a batch whose INSERT was refused because of some rows:
-     * halves until the refused chunks are single records, which become dead letters.
+     * Writes chunks {@code [from, to)} of a batch whose INSERT was refused because of some rows,
+     * halving until the refused chunks are single records, which it collects. Gives up (fails the
+     * job) when more than {@link #MAX_REFUSED_PER_BATCH} records are refused.
      */
-    private void isolate(Batch b, int from, int to, ClickHouseException refusal) throws IOException, InterruptedException {
-        if (to - from == 1) {
-            EncodedRows r = b.sources.get(from);
-            deadLetters.send(r.topic, r.partition, r.offset, refusal);
-            metrics.deadLetters.inc();
-            return;
-        }
+    private void isolate(Batch b, int from, int to, List<Integer> refused, Map<Integer, ClickHouseException> reasons)
+            throws IOException, InterruptedException {
         int mid = (from + to) >>> 1;
         for (int[] half : new int[][] {{from, mid}, {mid, to}}) {
-            List<byte[]> chunks = b.chunks.subList(half[0], half[1]);
+            if (half[0] == half[1]) {
+                continue;
+            }
             int rows = 0;
             long bytes = 0;
             for (int i = half[0]; i < half[1]; i++) {
@@ -185,12 +203,22 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
                 bytes += b.chunks.get(i).length;
             }
             try {
-                insert(b, chunks, rows, bytes);
+                // not async: a refusal must be about these rows only
+                insert(b, b.chunks.subList(half[0], half[1]), rows, bytes, isolationSettings);
             } catch (ClickHouseException e) {
                 if (!ClickHouseErrors.isAboutTheRows(e.errorCode())) {
                     throw new IOException("INSERT of " + rows + " rows into " + table(b) + " refused: " + e.getMessage(), e);
                 }
-                isolate(b, half[0], half[1], e);
+                if (half[1] - half[0] == 1) {
+                    refused.add(half[0]);
+                    reasons.put(half[0], e);
+                    if (refused.size() > MAX_REFUSED_PER_BATCH) {
+                        throw new IOException("INSERT into " + table(b) + " refused the rows of more than "
+                                + MAX_REFUSED_PER_BATCH + " records of one batch; stopping: " + e.getMessage(), e);
+                    }
+                } else {
+                    isolate(b, half[0], half[1], refused, reasons);
+                }
             }
         }
     }
@@ -202,14 +230,15 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
      * @throws ClickHouseException a permanent refusal
      * @throws IOException retries exhausted
      */
-    private void insert(Batch b, List<byte[]> chunks, int rows, long bytes) throws IOException, InterruptedException {
+    private void insert(Batch b, List<byte[]> chunks, int rows, long bytes, Map<String, String> query)
+            throws IOException, InterruptedException {
         byte[] body = settings.compression().compress(chunks, bytes);
         String sql = settings.insertSql().get(b.table);
         long backoff = settings.retryInitialBackoff().toMillis();
         for (int attempt = 1; ; attempt++) {
             long start = System.nanoTime();
             try {
-                client.insert(sql, querySettings, body, settings.compression());
+                client.insert(sql, query, body, settings.compression());
                 long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
                 metrics.sent(b.table, rows, bytes, body.length, ms);
                 return;

@@ -120,7 +120,8 @@ public final class TributaryTopology {
         return KafkaSink.<DeadLetter>builder()
                 .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
                 .setKafkaProducerConfig(producer)
-                .setRecordSerializer(new DeadLetterSerializer(config.get(DLQ_TOPIC)))
+                .setRecordSerializer(new DeadLetterSerializer(
+                        config.get(DLQ_TOPIC), config.get(KAFKA_BOOTSTRAP_SERVERS), toMap(config.kafkaProperties())))
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
                 .build();
     }

@@ -68,8 +68,8 @@ class DeadLetterITCase {
     /** A record of the corpus and where it must end up. */
     record Case(String name, byte[] value, boolean deadLetter, String reason) {}
 
-    /** A produced record and its coordinates. */
-    record Produced(Case c, int partition, long offset) {}
+    /** A produced record, its key, its coordinates and timestamp. */
+    record Produced(Case c, byte[] key, int partition, long offset, long timestamp) {}
 
     @Test
     void badRecordsGoToTheDeadLetterTopicAndNothingStalls() throws Exception {
@@ -174,6 +174,9 @@ class DeadLetterITCase {
                 Produced p = expected.remove(h.get(DeadLetterSerializer.SOURCE_PARTITION) + "@" + h.get(DeadLetterSerializer.SOURCE_OFFSET));
                 assertThat(p).as("dead letter for %s", h).isNotNull();
                 assertThat(r.value()).as(p.c().name()).isEqualTo(p.c().value());
+                assertThat(r.key()).as("original key").isEqualTo(p.key());
+                assertThat(h.get(DeadLetterSerializer.SOURCE_TIMESTAMP)).isEqualTo(Long.toString(p.timestamp()));
+                assertThat(r.timestamp()).as("the letter's time is the failure's").isGreaterThanOrEqualTo(p.timestamp());
                 assertThat(h.get(DeadLetterSerializer.ERROR_MESSAGE)).as(p.c().name()).contains(p.c().reason());
                 assertThat(h.get(DeadLetterSerializer.ERROR_CLASS)).as(p.c().name()).isNotBlank();
                 assertThat(h.get(DeadLetterSerializer.FAILED_AT)).as(p.c().name()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
@@ -242,7 +245,7 @@ class DeadLetterITCase {
                 ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, i % 2, ("k" + i).getBytes(StandardCharsets.UTF_8), c.value());
                 r.headers().add(new RecordHeader("origin", c.name().getBytes(StandardCharsets.UTF_8)));
                 RecordMetadata md = producer.send(r).get();
-                out.add(new Produced(c, md.partition(), md.offset()));
+                out.add(new Produced(c, r.key(), md.partition(), md.offset(), md.timestamp()));
             }
         }
         return out;

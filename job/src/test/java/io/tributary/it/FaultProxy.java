@@ -70,7 +70,22 @@ final class FaultProxy implements AutoCloseable {
         } else if (m != Mode.REFUSE && old == Mode.REFUSE) {
             ServerSocket s = new ServerSocket();
             s.setReuseAddress(true);
-            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                    break;
+                } catch (IOException e) {
+                    if (attempt == 50) {
+                        throw e;
+                    }
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        throw e;
+                    }
+                }
+            }
             listen(s);
         }
         if (m == Mode.STALL || m == Mode.RESET || old == Mode.STALL) {
@@ -109,7 +124,7 @@ final class FaultProxy implements AutoCloseable {
         try {
             switch (m) {
                 case ERROR_500:
-                    client.getInputStream().read(new byte[8192]);
+                    readRequest(client.getInputStream());
                     client.getOutputStream().write(("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 15\r\n"
                             + "Connection: close\r\n\r\ninjected fault\n").getBytes(StandardCharsets.US_ASCII));
                     client.getOutputStream().flush();
@@ -134,6 +149,26 @@ final class FaultProxy implements AutoCloseable {
             open.remove(client);
             closeQuietly(client);
         }
+    }
+
+    /** Reads one HTTP request, headers and Content-Length body, so the answer is not a reset. */
+    private static void readRequest(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        int c;
+        while ((c = in.read()) >= 0) {
+            head.append((char) c);
+            if (head.length() >= 4 && head.substring(head.length() - 4).equals("\r\n\r\n")) {
+                break;
+            }
+        }
+        long length = 0;
+        for (String line : head.toString().split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Content-Length")) {
+                length = Long.parseLong(line.substring(colon + 1).trim());
+            }
+        }
+        in.skipNBytes(length);
     }
 
     private void forward(Socket client, boolean slow) throws IOException {

@@ -63,6 +63,8 @@ class FaultToleranceITCase {
 
     /** Spans per second the producer sends while a fault plays out. */
     private static final int RATE = 2_000;
+    /** ... and in the memory test, so that buffering what arrives during the stall would show. */
+    private static final int STALL_RATE = 10_000;
     private static final int SPANS_PER_RECORD = 100;
     private static final List<String> RESULTS = new ArrayList<>();
 
@@ -105,6 +107,10 @@ class FaultToleranceITCase {
         String db = RealServices.uniqueName("it_fault");
         RealServices.createTopic(topic, 2);
         URI ch = URI.create(RealServices.clickHouseUrl());
+        // Through the proxy, forwarding slowly: INSERTs take long, so the kill is likely to land
+        // while one is outstanding.
+        FaultProxy slow = new FaultProxy(ch.getHost(), ch.getPort());
+        slow.mode(FaultProxy.Mode.SLOW);
         List<String> args = List.of("run",
                 "--signals", "traces",
                 "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
@@ -112,7 +118,7 @@ class FaultToleranceITCase {
                 "--kafka.group-id", db,
                 "--dlq.topic", "",
                 "--parallelism", "2",
-                "--clickhouse.url", RealServices.clickHouseUrl(),
+                "--clickhouse.url", slow.url(),
                 "--clickhouse.database", db,
                 "--checkpoint.interval", "1s",
                 "--sink.batch.max-age", "500ms",
@@ -120,8 +126,10 @@ class FaultToleranceITCase {
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()),
                 TributaryConfig.fromArgs(args.subList(1, args.size()).toArray(new String[0])), TableEngine.MERGE_TREE, null);
         Process[] job = {startJob(args, "kill-1")};
-        try (FaultProxy unused = new FaultProxy(ch.getHost(), ch.getPort())) {
-            Outcome o = measure("job process killed (kill -9) and run again", topic, db, 40, unused, (proxy, t0) -> {
+        Thread reaper = new Thread(() -> job[0].destroyForcibly()); // never outlive the test JVM
+        Runtime.getRuntime().addShutdownHook(reaper);
+        try (FaultProxy proxied = slow) {
+            Outcome o = measure("job process killed (kill -9) and run again", topic, db, 40, RATE, proxied, (proxy, t0) -> {
                 Thread.sleep(8_000 + random.nextInt(6_000));
                 job[0].destroyForcibly().waitFor(); // SIGKILL: no flush, no goodbye
                 Thread.sleep(2_000);
@@ -131,6 +139,7 @@ class FaultToleranceITCase {
             assertThat(o.lost()).isZero();
         } finally {
             job[0].destroyForcibly().waitFor();
+            Runtime.getRuntime().removeShutdownHook(reaper);
             RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
         }
     }
@@ -184,11 +193,16 @@ class FaultToleranceITCase {
 
     @Test
     void kafkaBrokerRestarted() throws Exception {
+        // the broker the test command started, and no other (not a developer's demo broker)
+        assertThat(services("kafka-bootstrap", null)).isEqualTo(RealServices.kafkaBootstrap());
         Outcome o = inProcess("Kafka broker restarted", 45, (proxy, t0) -> {
             Thread.sleep(5_000 + random.nextInt(3_000));
-            services("stop", "kafka");
-            Thread.sleep(5_000);
-            services("start", "kafka");
+            try {
+                services("stop", "kafka");
+                Thread.sleep(5_000);
+            } finally {
+                services("start", "kafka");
+            }
             return System.nanoTime();
         }, false);
         assertThat(o.lost()).isZero();
@@ -217,7 +231,7 @@ class FaultToleranceITCase {
         sampler.start();
         Outcome o;
         try {
-            o = inProcess("ClickHouse stalled 60 s (requests held open), under load", 85, (proxy, t0) -> {
+            o = inProcess("ClickHouse stalled 60 s (requests held open), under load", 85, STALL_RATE, (proxy, t0) -> {
                 Thread.sleep(10_000);
                 phase[0] = 1;
                 proxy.mode(FaultProxy.Mode.STALL);
@@ -240,13 +254,17 @@ class FaultToleranceITCase {
         RESULTS.add("\n" + figures + " (the whole test JVM: MiniCluster, producer and test)\n\n");
         System.out.println(figures);
         // bounded: the stall holds at most (tables + in-flight) batches per sink subtask, 2 x 3 x 8 MiB
-        // here, and Kafka keeps the rest; the live heap must not grow with the 120,000 spans (about
-        // 40 MiB of RowBinary) produced meanwhile beyond that bound
+        // here, and Kafka keeps the rest; the 600,000 spans produced meanwhile (about 200 MiB of
+        // RowBinary) must not show in the live heap
         assertThat(max[1]).isLessThan(max[0] + (48L << 20) + (16L << 20));
     }
 
     /** Runs the fault against an unbounded job in this JVM and measures the outcome. */
     private Outcome inProcess(String fault, int seconds, Fault script, boolean failingSink) throws Exception {
+        return inProcess(fault, seconds, RATE, script, failingSink);
+    }
+
+    private Outcome inProcess(String fault, int seconds, int rate, Fault script, boolean failingSink) throws Exception {
         String topic = RealServices.uniqueName("it_fault");
         String db = RealServices.uniqueName("it_fault");
         RealServices.createTopic(topic, 2);
@@ -279,7 +297,7 @@ class FaultToleranceITCase {
                     null);
             JobClient job = env.executeAsync("fault: " + fault);
             try {
-                return measure(fault, topic, db, seconds, proxy, script);
+                return measure(fault, topic, db, seconds, rate, proxy, script);
             } finally {
                 job.cancel().get(60, TimeUnit.SECONDS);
                 RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
@@ -297,11 +315,12 @@ class FaultToleranceITCase {
      * Produces spans at {@link #RATE} for {@code seconds} while the fault plays, then waits until
      * ClickHouse holds every span (or a timeout), and records the figures.
      */
-    private Outcome measure(String fault, String topic, String db, int seconds, FaultProxy proxy, Fault script) throws Exception {
+    private Outcome measure(String fault, String topic, String db, int seconds, int rate, FaultProxy proxy, Fault script)
+            throws Exception {
         AtomicLong produced = new AtomicLong();
         AtomicLong producedAtFaultEnd = new AtomicLong(-1);
         long t0 = System.nanoTime();
-        Thread producer = new Thread(() -> produce(topic, seconds, produced), "fault-producer");
+        Thread producer = new Thread(() -> produce(topic, seconds, rate, produced), "fault-producer");
         producer.start();
         long faultEnd = script.play(proxy, t0);
         producedAtFaultEnd.set(produced.get());
@@ -332,8 +351,8 @@ class FaultToleranceITCase {
         return o;
     }
 
-    /** Sends records of 100 spans with unique span ids at {@link #RATE} spans/s; counts acknowledged spans. */
-    private void produce(String topic, int seconds, AtomicLong acked) {
+    /** Sends records of 100 spans with unique span ids at {@code rate} spans/s; counts acknowledged spans. */
+    private void produce(String topic, int seconds, int rate, AtomicLong acked) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, RealServices.kafkaBootstrap());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -342,7 +361,7 @@ class FaultToleranceITCase {
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "300000");
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "300000");
-        long total = (long) RATE * seconds;
+        long total = (long) rate * seconds;
         long start = System.nanoTime();
         List<java.util.concurrent.Future<?>> pending = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
@@ -354,7 +373,7 @@ class FaultToleranceITCase {
                                 acked.addAndGet(SPANS_PER_RECORD);
                             }
                         }));
-                long due = start + (long) ((sent + SPANS_PER_RECORD) * 1e9 / RATE);
+                long due = start + (long) ((sent + SPANS_PER_RECORD) * 1e9 / rate);
                 long wait = due - System.nanoTime();
                 if (wait > 0) {
                     Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
@@ -394,16 +413,21 @@ class FaultToleranceITCase {
                 .build();
     }
 
-    /** Stops or starts one of the local services the test command started (bin/lib/services.sh). */
-    private static void services(String command, String name) throws Exception {
+    /**
+     * Stops or starts one of the local services the test command started (bin/lib/services.sh,
+     * with the ports and state directory {@code bin/tributary test} exported), or prints the Kafka
+     * bootstrap those settings point at.
+     */
+    private static String services(String command, String name) throws Exception {
         File root = new File("..").getCanonicalFile();
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c",
-                "source bin/lib/services.sh && services_main " + command + " " + name);
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "source bin/lib/services.sh && "
+                + (name == null ? "services_kafka_bootstrap" : "services_main " + command + " " + name));
         pb.directory(root);
         pb.environment().put("ROOT", root.getPath());
         pb.redirectErrorStream(true);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as("services %s %s: %s", command, name, out).isZero();
+        return out.strip();
     }
 }

@@ -92,6 +92,7 @@ class RefusedRowsITCase {
             assertThat(ch.query("SELECT count() FROM `" + db + "`.otel_traces WHERE SpanAttributes['record'] IN ('7', '8', '30')"
                     + " FORMAT TSV").strip()).isEqualTo("0");
             List<ConsumerRecord<byte[], byte[]>> letters = consumeAll(dlq);
+            assertThat(letters).as("one letter per refused record").hasSize(3);
             Map<Long, ConsumerRecord<byte[], byte[]>> byOffset = new HashMap<>();
             for (ConsumerRecord<byte[], byte[]> l : letters) {
                 String offset = new String(l.headers().lastHeader(DeadLetterSerializer.SOURCE_OFFSET).value(), StandardCharsets.UTF_8);
