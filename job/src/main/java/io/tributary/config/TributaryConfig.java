@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -164,7 +165,7 @@ public final class TributaryConfig implements Serializable {
             throw new ConfigException(
                     "signals: no signal is on (each one listed needs a non-empty kafka.topics.<signal>)");
         }
-        java.util.Map<String, Signal> seen = new java.util.HashMap<>();
+        Map<String, Signal> seen = new HashMap<>();
         for (Signal s : signals()) {
             Signal other = seen.put(get(s.topicOption()), s);
             if (other != null) {
@@ -188,8 +189,8 @@ public final class TributaryConfig implements Serializable {
     }
 
     /** The signals that run: listed in {@code signals} and with a non-empty topic, in enum order. */
-    public java.util.Set<Signal> signals() {
-        java.util.Set<Signal> on = java.util.EnumSet.noneOf(Signal.class);
+    public Set<Signal> signals() {
+        Set<Signal> on = EnumSet.noneOf(Signal.class);
         for (Signal s : get(TributaryOptions.SIGNALS)) {
             if (!get(s.topicOption()).isEmpty()) {
                 on.add(s);
@@ -199,8 +200,8 @@ public final class TributaryConfig implements Serializable {
     }
 
     /** The topic of each running signal, in signal order. */
-    public java.util.Map<String, Signal> topics() {
-        java.util.Map<String, Signal> out = new java.util.LinkedHashMap<>();
+    public Map<String, Signal> topics() {
+        Map<String, Signal> out = new LinkedHashMap<>();
         for (Signal s : signals()) {
             out.put(get(s.topicOption()), s);
         }

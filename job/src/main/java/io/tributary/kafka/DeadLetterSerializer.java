@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Writes a {@link DeadLetter} to the dead-letter topic: the original key and value byte for byte,
@@ -104,12 +105,12 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while checking dead-letter topic " + topic, e);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             LOG.warn("Cannot check dead-letter topic {}: no answer from Kafka in 30 s", topic);
         }
     }
 
-    private void create(Admin admin) throws IOException, InterruptedException, java.util.concurrent.TimeoutException {
+    private void create(Admin admin) throws IOException, InterruptedException, TimeoutException {
         NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty())
                 .configs(Map.of("max.message.bytes", Integer.toString(64 << 20)));
         try {

@@ -6,6 +6,7 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -36,7 +37,7 @@ public final class SinkMetrics {
     private final TableMetrics[] tables;
 
     /** @param tableNames the sink's tables, by index; "" for a table whose signal does not run */
-    public SinkMetrics(MetricGroup group, java.util.List<String> tableNames) {
+    public SinkMetrics(MetricGroup group, List<String> tableNames) {
         this.tables = new TableMetrics[tableNames.size()];
         for (int t = 0; t < tables.length; t++) {
             if (!tableNames.get(t).isEmpty()) {

@@ -33,6 +33,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -208,7 +209,7 @@ public final class TributaryTopology {
     }
 
     private static Map<String, String> toMap(Properties p) {
-        Map<String, String> m = new java.util.HashMap<>();
+        Map<String, String> m = new HashMap<>();
         p.forEach((k, v) -> m.put(String.valueOf(k), String.valueOf(v)));
         return m;
     }

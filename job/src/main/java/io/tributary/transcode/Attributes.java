@@ -1,8 +1,10 @@
 package io.tributary.transcode;
 
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.tributary.rowbinary.RowBinaryWriter;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * An OTLP attribute list as a row column sees it. The {@code map} flavour reads it as a {@link
@@ -54,20 +56,20 @@ public final class Attributes {
     }
 
     /** Writes the {@code JSON} column value in RowBinary's native binary JSON encoding. */
-    public void writeJson(io.tributary.rowbinary.RowBinaryWriter out) {
-        BinaryJson.write(out, jsonPaths(), java.util.Map.of());
+    public void writeJson(RowBinaryWriter out) {
+        BinaryJson.write(out, jsonPaths(), Map.of());
     }
 
     /**
      * Writes the {@code JSON(path Type, ...)} column value; {@code typedPaths} maps each typed
      * path to its type's binary tag (only Int64, Float64, Bool and String paths are supported).
      */
-    public void writeJson(io.tributary.rowbinary.RowBinaryWriter out, java.util.Map<String, Integer> typedPaths) {
+    public void writeJson(RowBinaryWriter out, Map<String, Integer> typedPaths) {
         BinaryJson.write(out, jsonPaths(), typedPaths);
     }
 
     /** Writes the {@code *AttributesKeys Array(LowCardinality(String))} value. */
-    public void writeJsonKeys(io.tributary.rowbinary.RowBinaryWriter out) {
+    public void writeJsonKeys(RowBinaryWriter out) {
         BinaryJson.writeKeys(out, jsonPaths());
     }
 

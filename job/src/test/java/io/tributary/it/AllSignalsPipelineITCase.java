@@ -51,7 +51,6 @@ import io.tributary.sink.ClickHouseClient;
 import io.tributary.sink.ClickHouseEndpoint;
 import io.tributary.transcode.AnyValues;
 
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -65,7 +64,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -82,12 +80,7 @@ import java.util.function.Function;
 class AllSignalsPipelineITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+    static final MiniClusterExtension FLINK = RealServices.miniCluster(4);
 
     private static final HexFormat HEX = HexFormat.of();
     private static final ObjectMapper JSON = new ObjectMapper();

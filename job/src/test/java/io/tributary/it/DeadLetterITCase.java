@@ -19,28 +19,22 @@ import io.tributary.schema.TableEngine;
 import io.tributary.sink.ClickHouseClient;
 import io.tributary.sink.ClickHouseEndpoint;
 
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -56,12 +50,7 @@ import java.util.Properties;
 class DeadLetterITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    static final MiniClusterExtension FLINK = RealServices.miniCluster(2);
 
     private static final int MAX_MESSAGE = 64 << 20;
 
@@ -165,7 +154,7 @@ class DeadLetterITCase {
                     expected.put(p.partition() + "@" + p.offset(), p);
                 }
             }
-            List<ConsumerRecord<byte[], byte[]>> letters = consumeAll(dlq);
+            List<ConsumerRecord<byte[], byte[]>> letters = RealServices.consumeAll(dlq);
             assertThat(letters).hasSize(expected.size());
             for (ConsumerRecord<byte[], byte[]> r : letters) {
                 Map<String, String> h = new HashMap<>();
@@ -246,26 +235,6 @@ class DeadLetterITCase {
                 r.headers().add(new RecordHeader("origin", c.name().getBytes(StandardCharsets.UTF_8)));
                 RecordMetadata md = producer.send(r).get();
                 out.add(new Produced(c, r.key(), md.partition(), md.offset(), md.timestamp()));
-            }
-        }
-        return out;
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> consumeAll(String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, RealServices.kafkaBootstrap());
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(MAX_MESSAGE));
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
-            TopicPartition tp = new TopicPartition(topic, 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long end = consumer.endOffsets(List.of(tp)).get(tp);
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (consumer.position(tp) < end && System.currentTimeMillis() < deadline) {
-                consumer.poll(Duration.ofMillis(500)).forEach(out::add);
             }
         }
         return out;

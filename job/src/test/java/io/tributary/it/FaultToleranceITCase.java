@@ -18,7 +18,6 @@ import io.tributary.sink.ClickHouseEndpoint;
 import io.tributary.topology.TributaryTopology;
 
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -54,12 +53,7 @@ import java.util.concurrent.atomic.AtomicLong;
 class FaultToleranceITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+    static final MiniClusterExtension FLINK = RealServices.miniCluster(4);
 
     /** Spans per second the producer sends while a fault plays out. */
     private static final int RATE = 2_000;

@@ -18,24 +18,17 @@ import io.tributary.schema.TableEngine;
 import io.tributary.sink.ClickHouseClient;
 import io.tributary.sink.ClickHouseEndpoint;
 
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * Records that decode but whose rows ClickHouse refuses for good (here: a CHECK constraint on the
@@ -45,12 +38,7 @@ import java.util.Properties;
 class RefusedRowsITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    static final MiniClusterExtension FLINK = RealServices.miniCluster(2);
 
     @Test
     void refusedRecordsBecomeDeadLettersAndTheRestIsWritten() throws Exception {
@@ -91,7 +79,7 @@ class RefusedRowsITCase {
                     + "`.otel_traces FORMAT TSV").strip()).isEqualTo((37 * 10) + "\t37");
             assertThat(ch.query("SELECT count() FROM `" + db + "`.otel_traces WHERE SpanAttributes['record'] IN ('7', '8', '30')"
                     + " FORMAT TSV").strip()).isEqualTo("0");
-            List<ConsumerRecord<byte[], byte[]>> letters = consumeAll(dlq);
+            List<ConsumerRecord<byte[], byte[]>> letters = RealServices.consumeAll(dlq);
             assertThat(letters).as("one letter per refused record").hasSize(3);
             Map<Long, ConsumerRecord<byte[], byte[]>> byOffset = new HashMap<>();
             for (ConsumerRecord<byte[], byte[]> l : letters) {
@@ -125,24 +113,5 @@ class RefusedRowsITCase {
                         .setResource(Resource.newBuilder().addAttributes(kv("service.name", str("refused"))))
                         .addScopeSpans(ss))
                 .build();
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> consumeAll(String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, RealServices.kafkaBootstrap());
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
-            TopicPartition tp = new TopicPartition(topic, 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long end = consumer.endOffsets(List.of(tp)).get(tp);
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (consumer.position(tp) < end && System.currentTimeMillis() < deadline) {
-                consumer.poll(Duration.ofMillis(500)).forEach(out::add);
-            }
-        }
-        return out;
     }
 }

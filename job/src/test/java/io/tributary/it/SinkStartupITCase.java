@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.TributaryJob;
 import io.tributary.config.TributaryConfig;
 
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
@@ -17,12 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SinkStartupITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    static final MiniClusterExtension FLINK = RealServices.miniCluster(2);
 
     @Test
     void missingTablesFailTheJobNamingTheKeys() throws Exception {

@@ -28,7 +28,6 @@ import io.tributary.schema.TableEngine;
 import io.tributary.sink.ClickHouseClient;
 import io.tributary.sink.ClickHouseEndpoint;
 
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -52,12 +51,7 @@ import java.util.SplittableRandom;
 class TracesPipelineITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+    static final MiniClusterExtension FLINK = RealServices.miniCluster(4);
 
     private static final HexFormat HEX = HexFormat.of();
 
