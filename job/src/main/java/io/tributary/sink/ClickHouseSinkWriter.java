@@ -25,10 +25,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * Gathers rows per table into batches and sends each closed batch as one INSERT.
  *
  * <p>A batch closes at {@code maxRows}, {@code maxBytes} or {@code maxAge}, whichever comes first,
- * and on {@link #flush}. Closed batches are compressed and sent by a pool of {@code maxInFlight}
+ * and on {@link #flush}; and when the open batches of all tables together reach {@code maxBytes},
+ * the largest closes. Closed batches are compressed and sent by a pool of {@code maxInFlight}
  * sender threads; when all are busy, {@link #write} blocks, so backpressure reaches the Kafka
- * source instead of memory growing. Memory held is at most about {@code (maxInFlight + tables written) x
- * maxBytes} uncompressed.
+ * source instead of memory growing. Memory held is at most about {@code (1 + maxInFlight) x
+ * maxBytes} uncompressed, however many tables are written.
  *
  * <p>A batch is retried with exponential backoff on connection errors, 5xx replies without a
  * ClickHouse code and retryable ClickHouse codes; the compressed body is kept, so a retry resends
@@ -57,6 +58,8 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final long maxAgeMillis;
     private volatile boolean closed;
+    /** Bytes in the open batches of all tables (writer thread only). */
+    private long openBytes;
 
     ClickHouseSinkWriter(
             SinkSettings settings,
@@ -106,9 +109,19 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
             time.registerTimer(now + maxAgeMillis, ts -> onMaxAge(created));
         }
         b.add(element);
+        openBytes += element.data.length;
         metrics.buffered(t, element.rows);
         if (b.rows >= settings.maxRows() || b.bytes >= settings.maxBytes()) {
             dispatch(t);
+        } else if (openBytes >= settings.maxBytes()) {
+            // The open batches of all tables share one byte budget: send the largest.
+            int largest = t;
+            for (int i = 0; i < open.length; i++) {
+                if (open[i] != null && open[i].bytes > open[largest].bytes) {
+                    largest = i;
+                }
+            }
+            dispatch(largest);
         }
     }
 
@@ -140,6 +153,7 @@ final class ClickHouseSinkWriter implements SinkWriter<EncodedRows> {
     private void dispatch(int t) throws InterruptedException {
         Batch b = open[t];
         open[t] = null;
+        openBytes -= b.bytes;
         permits.acquire();
         metrics.inFlight(1);
         try {

@@ -247,7 +247,7 @@ class FaultToleranceITCase {
                 + " before the stall %d MiB, during the 60 s stall %d MiB, after %d MiB", max[0] >> 20, max[1] >> 20, max[2] >> 20);
         RESULTS.add("\n" + figures + " (the whole test JVM: MiniCluster, producer and test)\n\n");
         System.out.println(figures);
-        // bounded: the stall holds at most (tables + in-flight) batches per sink subtask, 2 x 3 x 8 MiB
+        // bounded: the stall holds at most (1 + in-flight) batches per sink subtask, 2 x 3 x 8 MiB
         // here, and Kafka keeps the rest; the 600,000 spans produced meanwhile (about 200 MiB of
         // RowBinary) must not show in the live heap
         assertThat(max[1]).isLessThan(max[0] + (48L << 20) + (16L << 20));

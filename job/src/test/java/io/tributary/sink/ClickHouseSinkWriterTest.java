@@ -69,15 +69,41 @@ class ClickHouseSinkWriterTest {
     };
 
     private static ClickHouseSinkWriter writer(InsertClient client, int maxRows) {
+        return writer(client, maxRows, 1L << 30);
+    }
+
+    private static ClickHouseSinkWriter writer(InsertClient client, int maxRows, long maxBytes) {
         SinkSettings s = new SinkSettings(
-                ClickHouseEndpoint.of("http://localhost:1"), "db", List.of("INSERT ..."), List.of("t"), Map.of(),
-                maxRows, 1L << 30, Duration.ofHours(1), Compression.NONE, false, 2, 3,
+                ClickHouseEndpoint.of("http://localhost:1"), "db", List.of("INSERT a", "INSERT b", "INSERT c"),
+                List.of("t", "u", "v"), Map.of(),
+                maxRows, maxBytes, Duration.ofHours(1), Compression.NONE, false, 2, 3,
                 Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofSeconds(5), "", "localhost:1", Map.of());
-        return new ClickHouseSinkWriter(s, client, NO_TIMERS, new SinkMetrics(new UnregisteredMetricsGroup(), List.of("t")), 0);
+        return new ClickHouseSinkWriter(
+                s, client, NO_TIMERS, new SinkMetrics(new UnregisteredMetricsGroup(), List.of("t", "u", "v")), 0);
     }
 
     private static EncodedRows rows(String text, long offset) {
-        return new EncodedRows(0, 1, text.getBytes(StandardCharsets.US_ASCII), "topic", 0, offset);
+        return rows(0, text, offset);
+    }
+
+    private static EncodedRows rows(int table, String text, long offset) {
+        return new EncodedRows(table, 1, text.getBytes(StandardCharsets.US_ASCII), "topic", 0, offset);
+    }
+
+    @Test
+    void openBatchesOfAllTablesShareOneByteBudget() throws Exception {
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> false, 0);
+        ClickHouseSinkWriter w = writer(ch, 1000, 10);
+        w.write(rows(0, "aaaa", 0), null);
+        w.write(rows(1, "bb", 1), null);
+        assertThat(ch.accepted).isEmpty();
+        w.write(rows(2, "cccc", 2), null); // 10 bytes open: the largest batch goes (a tie: the one just written)
+        w.write(rows(1, "b", 3), null);
+        Thread.sleep(200);
+        assertThat(ch.accepted).containsExactly("cccc");
+        w.flush(false);
+        assertThat(ch.accepted).containsExactlyInAnyOrder("aaaa", "bbb", "cccc");
+        w.close();
     }
 
     @Test
