@@ -208,6 +208,11 @@ public final class TributaryConfig implements Serializable {
         return out;
     }
 
+    /** The {@code kafka.properties.*} settings, without the prefix, as a map (serializable). */
+    public Map<String, String> kafkaPropertiesMap() {
+        return kafkaProperties;
+    }
+
     /** The {@code kafka.properties.*} settings, without the prefix. */
     public Properties kafkaProperties() {
         Properties p = new Properties();

@@ -85,10 +85,7 @@ final class LenientUtf8 {
     /** The message type with every string field (in it and in all files it uses) made bytes. */
     private static Descriptor twinOf(Descriptor original) {
         Map<String, FileDescriptor> built = new HashMap<>();
-        FileDescriptor file = twinFile(original.getFile(), built);
-        return file.findMessageTypeByName(original.getName()) != null
-                ? file.findMessageTypeByName(original.getName())
-                : findNested(file, original.getFullName());
+        return findNested(twinFile(original.getFile(), built), original.getFullName());
     }
 
     private static FileDescriptor twinFile(FileDescriptor f, Map<String, FileDescriptor> built) {

@@ -12,22 +12,20 @@ public final class EncodedRows {
     public int rows;
     /** The rows, back to back. */
     public byte[] data;
-    /** The Kafka record the rows come from: for dead letters (and exactly-once batches). */
+    /** Topic of the Kafka record the rows come from (to read it back for a dead letter). */
     public String topic;
+    /** Its partition. */
     public int partition;
+    /** Its offset. */
     public long offset;
 
     /** For Flink's POJO serializer. */
     public EncodedRows() {}
 
-    public EncodedRows(int table, int rows, byte[] data) {
+    public EncodedRows(int table, int rows, byte[] data, String topic, int partition, long offset) {
         this.table = table;
         this.rows = rows;
         this.data = data;
-    }
-
-    public EncodedRows(int table, int rows, byte[] data, String topic, int partition, long offset) {
-        this(table, rows, data);
         this.topic = topic;
         this.partition = partition;
         this.offset = offset;

@@ -33,7 +33,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -122,7 +121,7 @@ public final class TributaryTopology {
                 .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
                 .setKafkaProducerConfig(producer)
                 .setRecordSerializer(new DeadLetterSerializer(
-                        config.get(DLQ_TOPIC), config.get(KAFKA_BOOTSTRAP_SERVERS), toMap(config.kafkaProperties())))
+                        config.get(DLQ_TOPIC), config.get(KAFKA_BOOTSTRAP_SERVERS), config.kafkaPropertiesMap()))
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
                 .build();
     }
@@ -205,13 +204,7 @@ public final class TributaryTopology {
                         config.get(SINK_REQUEST_TIMEOUT),
                         config.get(DLQ_TOPIC),
                         config.get(KAFKA_BOOTSTRAP_SERVERS),
-                        toMap(config.kafkaProperties())));
-    }
-
-    private static Map<String, String> toMap(Properties p) {
-        Map<String, String> m = new HashMap<>();
-        p.forEach((k, v) -> m.put(String.valueOf(k), String.valueOf(v)));
-        return m;
+                        config.kafkaPropertiesMap()));
     }
 
     /** Where ClickHouse is, from the config. */
