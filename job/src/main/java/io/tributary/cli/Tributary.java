@@ -8,11 +8,15 @@ import io.tributary.schema.SchemaManager;
 import io.tributary.schema.TableEngine;
 import io.tributary.sink.ClickHouseEndpoint;
 
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.TimeUtils;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -53,15 +57,50 @@ public final class Tributary {
         }
     }
 
+    /**
+     * Runs the job in an embedded Flink. Its checkpoints are kept when the process ends, however
+     * it ends ({@code kill -9} included), under {@code execution.checkpointing.dir} (default
+     * {@code .run/checkpoints/<kafka.group-id>}), and the next {@code run} resumes from the newest
+     * one: the Kafka offsets of the last completed checkpoint and, with {@code sink.delivery =
+     * exactly-once}, the batches it had yet to insert. {@code --restore none} starts afresh (from
+     * the consumer group's committed offsets), {@code --restore <path>} from that checkpoint or
+     * savepoint.
+     */
     private static void run(String[] args) throws Exception {
-        TributaryConfig config = TributaryConfig.fromArgs(args);
+        TributaryConfig.Parsed parsed = TributaryConfig.fromArgs(args, Set.of("restore"));
+        TributaryConfig config = parsed.config();
+        String restore = parsed.extra().getOrDefault("restore", "latest");
         Configuration conf = new Configuration();
         conf.set(RestOptions.PORT, 8081);
         conf.set(RestOptions.ADDRESS, "127.0.0.1");
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         conf.addAll(Configuration.fromMap(config.flinkOptions()));
+        if (!conf.contains(CheckpointingOptions.CHECKPOINTS_DIRECTORY)) {
+            Path dir = Path.of(System.getProperty("tributary.home", "."), ".run", "checkpoints",
+                    config.get(TributaryOptions.KAFKA_GROUP_ID));
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir.toAbsolutePath().normalize().toUri().toString());
+        }
+        if (!conf.contains(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION)) {
+            conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        }
+        switch (restore) {
+            case "none":
+                break;
+            case "latest":
+                Path latest = Checkpoints.latest(conf.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY));
+                if (latest != null) {
+                    conf.set(StateRecoveryOptions.SAVEPOINT_PATH, latest.toUri().toString());
+                }
+                break;
+            default:
+                conf.set(StateRecoveryOptions.SAVEPOINT_PATH, restore);
+        }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
         System.err.println("tributary: dashboard on http://localhost:" + conf.get(RestOptions.PORT));
+        if (conf.contains(StateRecoveryOptions.SAVEPOINT_PATH)) {
+            System.err.println("tributary: resuming from " + conf.get(StateRecoveryOptions.SAVEPOINT_PATH)
+                    + " (--restore none to start from the group's committed offsets instead)");
+        }
         TributaryJob.run(env, config);
     }
 
@@ -92,6 +131,6 @@ public final class Tributary {
     }
 
     private static void usage() {
-        System.err.println("usage: tributary run [--key value ...] | schema create|print [...] | loadgen [...]");
+        System.err.println("usage: tributary run [--restore latest|none|<path>] [--key value ...] | schema create|print [...] | loadgen [...]");
     }
 }

@@ -1,5 +1,7 @@
 package io.tributary.config;
 
+import io.tributary.sink.Delivery;
+
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -176,6 +178,11 @@ public final class TributaryConfig implements Serializable {
         if (seen.containsKey(get(TributaryOptions.DLQ_TOPIC))) {
             throw new ConfigException("dlq.topic: '" + get(TributaryOptions.DLQ_TOPIC)
                     + "' is a topic the job reads; dead letters need a topic of their own");
+        }
+        if (get(TributaryOptions.SINK_DELIVERY) == Delivery.EXACTLY_ONCE
+                && get(TributaryOptions.SINK_ASYNC_INSERT)) {
+            throw new ConfigException("sink.async-insert: cannot be combined with sink.delivery = exactly-once, whose"
+                    + " INSERTs each carry their own deduplication token; ClickHouse merges asynchronous inserts");
         }
         if (get(TributaryOptions.SINK_BATCH_MAX_BYTES) > Integer.MAX_VALUE - 8) {
             throw new ConfigException("sink.batch.max-bytes: must be below 2 GiB");

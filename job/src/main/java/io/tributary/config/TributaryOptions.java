@@ -3,6 +3,7 @@ package io.tributary.config;
 import io.tributary.decode.Encoding;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.sink.Compression;
+import io.tributary.sink.Delivery;
 
 import java.time.Duration;
 import java.util.EnumSet;
@@ -69,12 +70,14 @@ public final class TributaryOptions {
             new Option<>("clickhouse.schema", SchemaFlavor.MAP, "map | json: the exporter's table flavour (attributes as Map columns, or as JSON columns plus *AttributesKeys)", SchemaFlavor::parse);
     public static final Option<Boolean> CLICKHOUSE_CREATE_SCHEMA =
             new Option<>("clickhouse.create-schema", false, "Create the database and tables (MergeTree, as the exporter does) at start if missing", Options::bool);
+    public static final Option<Delivery> SINK_DELIVERY =
+            new Option<>("sink.delivery", Delivery.AT_LEAST_ONCE, "at-least-once | exactly-once: exactly-once inserts each checkpoint's batches once it completes, with deduplication tokens (tables need a deduplication window)", Delivery::parse);
     public static final Option<Integer> SINK_BATCH_MAX_ROWS =
             new Option<>("sink.batch.max-rows", 100_000, "A batch is sent when it holds this many rows", Options::positiveInt);
     public static final Option<Long> SINK_BATCH_MAX_BYTES =
             new Option<>("sink.batch.max-bytes", 64L << 20, "... or this many uncompressed RowBinary bytes", Options::positiveBytes);
     public static final Option<Duration> SINK_BATCH_MAX_AGE =
-            new Option<>("sink.batch.max-age", Duration.ofSeconds(5), "... or when its oldest row has waited this long", Options::positiveDuration);
+            new Option<>("sink.batch.max-age", Duration.ofSeconds(5), "... or when its oldest row has waited this long (at-least-once; exactly-once writes at checkpoints)", Options::positiveDuration);
     public static final Option<Compression> SINK_COMPRESSION =
             new Option<>("sink.compression", Compression.LZ4, "lz4 | zstd | none: request body compression", Compression::parse);
     public static final Option<Boolean> SINK_ASYNC_INSERT =
@@ -121,6 +124,7 @@ public final class TributaryOptions {
                     CLICKHOUSE_TABLES_METRICS_SUMMARY,
                     CLICKHOUSE_SCHEMA,
                     CLICKHOUSE_CREATE_SCHEMA,
+                    SINK_DELIVERY,
                     SINK_BATCH_MAX_ROWS,
                     SINK_BATCH_MAX_BYTES,
                     SINK_BATCH_MAX_AGE,

@@ -4,6 +4,7 @@ import io.tributary.config.TributaryConfig;
 import io.tributary.config.TributaryOptions;
 import io.tributary.sink.ClickHouseClient;
 import io.tributary.sink.ClickHouseEndpoint;
+import io.tributary.sink.Delivery;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -17,12 +18,23 @@ public final class SchemaManager {
     private SchemaManager() {}
 
     /**
+     * Blocks a MergeTree table remembers to drop repeated INSERTs, with {@code sink.delivery =
+     * exactly-once}: far more than the INSERTs into one table between a checkpoint and a restore
+     * that sends its batches again (a handful per sink subtask), leaving room for other writers.
+     */
+    public static final int DEDUPLICATION_WINDOW = 1000;
+
+    /**
      * Every statement, in order, that {@link #create} runs: the database, then the tables of each
-     * signal the config runs, in the config's schema flavour.
+     * signal the config runs, in the config's schema flavour; with {@code sink.delivery =
+     * exactly-once}, MergeTree tables keep a deduplication window of {@link #DEDUPLICATION_WINDOW}.
      */
     public static List<String> statements(TributaryConfig config, TableEngine engine, Duration ttl) {
         String db = config.get(TributaryOptions.CLICKHOUSE_DATABASE);
         SchemaFlavor flavor = config.get(TributaryOptions.CLICKHOUSE_SCHEMA);
+        String extra = config.get(TributaryOptions.SINK_DELIVERY) == Delivery.EXACTLY_ONCE
+                ? "non_replicated_deduplication_window = " + DEDUPLICATION_WINDOW
+                : "";
         List<String> out = new ArrayList<>();
         out.add("CREATE DATABASE IF NOT EXISTS " + Sql.ident(db));
         for (OtelTable t : OtelTable.values()) {
@@ -30,9 +42,9 @@ public final class SchemaManager {
                 continue;
             }
             if (t == OtelTable.TRACES) {
-                out.addAll(TracesSchema.createStatements(db, t.name(config), flavor, engine, ttl));
+                out.addAll(TracesSchema.createStatements(db, t.name(config), flavor, engine, ttl, extra));
             } else {
-                out.add(t.schema(flavor).createTableSql(db, t.name(config), engine, ttl));
+                out.add(t.schema(flavor).createTableSql(db, t.name(config), engine, ttl, extra));
             }
         }
         return out;

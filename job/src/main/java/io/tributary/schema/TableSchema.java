@@ -80,6 +80,14 @@ public final class TableSchema<R> {
 
     /** The CREATE TABLE statement, as the exporter renders it for this engine and TTL. */
     public String createTableSql(String database, String table, TableEngine engine, Duration ttl) {
+        return createTableSql(database, table, engine, ttl, "");
+    }
+
+    /**
+     * The CREATE TABLE statement, as the exporter renders it for this engine and TTL, with {@code
+     * extraSettings} (e.g. a deduplication window) appended to its SETTINGS when not empty.
+     */
+    public String createTableSql(String database, String table, TableEngine engine, Duration ttl, String extraSettings) {
         boolean mergeTree = engine == TableEngine.MERGE_TREE;
         StringBuilder sb = new StringBuilder(4096);
         sb.append("CREATE TABLE IF NOT EXISTS ").append(Sql.qualified(database, table)).append(" (\n");
@@ -113,7 +121,11 @@ public final class TableSchema<R> {
             if (!ttlSql.isEmpty()) {
                 sb.append(ttlSql).append('\n');
             }
-            sb.append("SETTINGS ").append(settings).append('\n');
+            sb.append("SETTINGS ").append(settings);
+            if (!extraSettings.isEmpty()) {
+                sb.append(", ").append(extraSettings);
+            }
+            sb.append('\n');
         }
         return sb.toString();
     }

@@ -130,8 +130,14 @@ public final class TracesSchema {
      */
     public static List<String> createStatements(
             String database, String table, SchemaFlavor flavor, TableEngine engine, Duration ttl) {
+        return createStatements(database, table, flavor, engine, ttl, "");
+    }
+
+    /** As {@link #createStatements(String, String, SchemaFlavor, TableEngine, Duration)}, with extra table settings. */
+    public static List<String> createStatements(
+            String database, String table, SchemaFlavor flavor, TableEngine engine, Duration ttl, String extraSettings) {
         List<String> out = new ArrayList<>();
-        out.add(table(flavor).createTableSql(database, table, engine, ttl));
+        out.add(table(flavor).createTableSql(database, table, engine, ttl, extraSettings));
         if (engine == TableEngine.MERGE_TREE) {
             String lookup = table + "_trace_id_ts";
             StringBuilder t = new StringBuilder();
@@ -146,7 +152,11 @@ public final class TracesSchema {
             if (!ttlSql.isEmpty()) {
                 t.append(ttlSql).append('\n');
             }
-            t.append("SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1\n");
+            t.append("SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1");
+            if (!extraSettings.isEmpty()) {
+                t.append(", ").append(extraSettings);
+            }
+            t.append('\n');
             out.add(t.toString());
             out.add("CREATE MATERIALIZED VIEW IF NOT EXISTS "
                     + Sql.qualified(database, table + "_trace_id_ts_mv") + "\n"

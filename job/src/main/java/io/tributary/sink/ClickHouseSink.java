@@ -1,85 +1,169 @@
 package io.tributary.sink;
 
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.connector.sink2.WriterInitContext;
-
+import io.tributary.metrics.SinkMetrics;
 import io.tributary.schema.OtelTable;
 import io.tributary.schema.Sql;
 
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Writes {@link EncodedRows} to ClickHouse in large batches over HTTP, in RowBinary.
  *
- * <p>At-least-once: the writer sends every open batch and waits for every outstanding INSERT in
- * {@link SinkWriter#flush}, which Flink calls before the checkpoint barrier passes the sink, so a
- * completed checkpoint (and the Kafka offsets in it) only covers rows that ClickHouse accepted.
+ * <p>At least once ({@link #create} with {@link Delivery#AT_LEAST_ONCE}): the writer sends every
+ * open batch and waits for every outstanding INSERT in {@link SinkWriter#flush}, which Flink calls
+ * before the checkpoint barrier passes the sink, so a completed checkpoint (and the Kafka offsets
+ * in it) only covers rows that ClickHouse accepted.
+ *
+ * <p>Exactly once ({@link ExactlyOnce}): the writer seals the batches of each checkpoint interval
+ * and hands them to Flink as committables; they are stored in the checkpoint and inserted by
+ * {@link ClickHouseCommitter} once it completes, each with a deduplication token. Nothing is sent
+ * before the checkpoint that covers it completes, so a replay after a failure never meets rows it
+ * sent before; and a committable sent again after a restore carries the same token, which the
+ * table's deduplication window turns into a no-op. The tables must keep such a window, which is
+ * checked at start.
  */
-public final class ClickHouseSink implements Sink<EncodedRows> {
+public class ClickHouseSink implements Sink<EncodedRows> {
     private static final long serialVersionUID = 1L;
 
     private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSink.class);
+    private static final Pattern WINDOW_SETTING =
+            Pattern.compile("\\bnon_replicated_deduplication_window\\s*=\\s*'?(\\d+)");
 
-    private final SinkSettings settings;
+    final SinkSettings settings;
 
-    public ClickHouseSink(SinkSettings settings) {
+    private ClickHouseSink(SinkSettings settings) {
         this.settings = settings;
     }
 
-    /**
-     * Fails at start, naming the setting, when a table the job writes does not exist, instead of
-     * at the first INSERT. A server that cannot be reached now is not an error here: the INSERTs
-     * retry.
-     */
-    private void checkTablesExist(ClickHouseClient client) throws IOException {
-        List<String> missing = new ArrayList<>();
-        for (int t = 0; t < settings.tableNames().size(); t++) {
-            String name = settings.tableNames().get(t);
-            if (name.isEmpty()) {
-                continue;
-            }
-            String exists;
-            try {
-                exists = client.query("EXISTS TABLE " + Sql.qualified(settings.database(), name) + " FORMAT TSV").strip();
-            } catch (ClickHouseException e) {
-                if (e.retryable()) {
-                    LOG.warn("Cannot check that the tables exist: {}", e.getMessage());
-                    return;
-                }
-                throw e;
-            } catch (IOException e) {
-                LOG.warn("Cannot check that the tables exist: {}", e.getMessage());
-                return;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted", e);
-            }
-            if (!exists.equals("1")) {
-                missing.add(OtelTable.values()[t].nameOption().key() + " = " + name);
-            }
+    /** The sink for the settings' delivery guarantee. */
+    public static ClickHouseSink create(SinkSettings settings) {
+        return settings.delivery() == Delivery.EXACTLY_ONCE ? new ExactlyOnce(settings) : new ClickHouseSink(settings);
+    }
+
+    /** The at-least-once sink plus the committer that inserts each checkpoint's batches. */
+    public static final class ExactlyOnce extends ClickHouseSink implements SupportsCommitter<SealedBatch> {
+        private static final long serialVersionUID = 1L;
+
+        private ExactlyOnce(SinkSettings settings) {
+            super(settings);
         }
-        if (!missing.isEmpty()) {
-            throw new IOException("ClickHouse database `" + settings.database() + "` has no table for "
-                    + String.join(", ", missing) + ": create them with `bin/tributary schema create` (same"
-                    + " settings) or --clickhouse.create-schema true, or turn the signal off with --signals");
+
+        @Override
+        public Committer<SealedBatch> createCommitter(CommitterInitContext context) throws IOException {
+            return new ClickHouseCommitter(
+                    settings,
+                    new ClickHouseClient(settings.endpoint(), settings.requestTimeout()),
+                    new SinkMetrics(context.metricGroup().addGroup("tributary"), settings.tableNames()),
+                    context.getTaskInfo().getIndexOfThisSubtask());
+        }
+
+        @Override
+        public SimpleVersionedSerializer<SealedBatch> getCommittableSerializer() {
+            return new SealedBatchSerializer();
         }
     }
 
     @Override
     public SinkWriter<EncodedRows> createWriter(WriterInitContext context) throws IOException {
         ClickHouseClient client = new ClickHouseClient(settings.endpoint(), settings.requestTimeout());
-        checkTablesExist(client);
+        try {
+            checkTables(client);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
         return new ClickHouseSinkWriter(
                 settings,
                 client,
                 context.getProcessingTimeService(),
-                new io.tributary.metrics.SinkMetrics(context.metricGroup().addGroup("tributary"), settings.tableNames()),
+                new SinkMetrics(context.metricGroup().addGroup("tributary"), settings.tableNames()),
                 context.getTaskInfo().getIndexOfThisSubtask());
+    }
+
+    /**
+     * Fails at start, naming the setting, when a table the job writes does not exist, or (exactly
+     * once) keeps no deduplication window, instead of at the first INSERT. A server that cannot be
+     * reached now is not an error here: the INSERTs retry.
+     */
+    private void checkTables(ClickHouseClient client) throws IOException, InterruptedException {
+        List<String> missing = new ArrayList<>();
+        List<String> noWindow = new ArrayList<>();
+        String defaultWindow = null;
+        try {
+            for (int t = 0; t < settings.tableNames().size(); t++) {
+                String name = settings.tableNames().get(t);
+                if (name.isEmpty()) {
+                    continue;
+                }
+                String[] table = client.query("SELECT engine, engine_full FROM system.tables WHERE database = "
+                        + Sql.string(settings.database()) + " AND name = " + Sql.string(name) + " FORMAT TSVRaw")
+                        .strip().split("\t", 2);
+                if (table[0].isEmpty()) {
+                    missing.add(OtelTable.values()[t].nameOption().key() + " = " + name);
+                    continue;
+                }
+                if (settings.delivery() != Delivery.EXACTLY_ONCE) {
+                    continue;
+                }
+                String engine = table[0];
+                if (engine.equals("Null") || engine.startsWith("Replicated") || engine.startsWith("Shared")) {
+                    continue; // stores nothing, or deduplicates by default
+                }
+                if (!engine.endsWith("MergeTree")) {
+                    noWindow.add(Sql.qualified(settings.database(), name) + " (engine " + engine
+                            + ", which exactly-once cannot check; use a MergeTree-family table)");
+                    continue;
+                }
+                Matcher m = WINDOW_SETTING.matcher(table.length > 1 ? table[1] : "");
+                String window;
+                if (m.find()) {
+                    window = m.group(1);
+                } else {
+                    if (defaultWindow == null) {
+                        defaultWindow = client.query("SELECT value FROM system.merge_tree_settings WHERE name ="
+                                + " 'non_replicated_deduplication_window' FORMAT TSVRaw").strip();
+                    }
+                    window = defaultWindow;
+                }
+                if (window.isEmpty() || window.equals("0")) {
+                    noWindow.add(Sql.qualified(settings.database(), name) + " (" + engine + ")");
+                }
+            }
+        } catch (ClickHouseException e) {
+            if (!e.retryable()) {
+                throw e;
+            }
+            LOG.warn("Cannot check the tables: {}", e.getMessage());
+            return;
+        } catch (IOException e) {
+            LOG.warn("Cannot check the tables: {}", e.getMessage());
+            return;
+        }
+        if (!missing.isEmpty()) {
+            throw new IOException("ClickHouse database `" + settings.database() + "` has no table for "
+                    + String.join(", ", missing) + ": create them with `bin/tributary schema create` (same"
+                    + " settings) or --clickhouse.create-schema true, or turn the signal off with --signals");
+        }
+        if (!noWindow.isEmpty()) {
+            throw new IOException("sink.delivery = exactly-once needs tables that drop a repeated INSERT, but "
+                    + String.join(", ", noWindow) + " keep no deduplication window, so a batch sent again after a"
+                    + " failure would be stored twice; run ALTER TABLE <table> MODIFY SETTING"
+                    + " non_replicated_deduplication_window = 1000 on each, or create the tables with"
+                    + " `bin/tributary schema create --sink.delivery exactly-once`");
+        }
     }
 }

@@ -1,10 +1,14 @@
 package io.tributary.sink;
 
+import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;
+import net.jpountz.lz4.LZ4FrameInputStream;
 import net.jpountz.lz4.LZ4FrameOutputStream;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -57,6 +61,24 @@ public enum Compression {
             throw new UncheckedIOException("compressing a batch with " + this, e);
         }
         return bos.toByteArray();
+    }
+
+    /** The inverse of {@link #compress}: the concatenated chunks, {@code rawBytes} long. */
+    public byte[] decompress(byte[] body, int rawBytes) {
+        if (this == NONE) {
+            return body;
+        }
+        try (InputStream in = this == LZ4
+                ? new LZ4FrameInputStream(new ByteArrayInputStream(body))
+                : new ZstdInputStream(new ByteArrayInputStream(body))) {
+            byte[] raw = in.readNBytes(rawBytes);
+            if (raw.length != rawBytes || in.read() != -1) {
+                throw new IOException("expected " + rawBytes + " bytes");
+            }
+            return raw;
+        } catch (IOException e) {
+            throw new UncheckedIOException("decompressing a batch with " + this, e);
+        }
     }
 
     private OutputStream wrap(OutputStream out) throws IOException {

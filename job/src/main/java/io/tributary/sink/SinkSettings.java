@@ -13,6 +13,8 @@ import java.util.Map;
  * @param insertSql one INSERT statement per target table; {@link EncodedRows#table} indexes it
  * @param tableNames the tables' names, for metrics and messages (same order); "" for a table
  *     that receives no rows (its signal does not run)
+ * @param delivery at-least-once (send as batches close) or exactly-once (send when checkpoints complete,
+ *     with deduplication tokens)
  * @param insertSettings query settings every INSERT carries (e.g. {@code enable_json_type})
  * @param maxRows a batch is sent when it holds this many rows
  * @param maxBytes ... or this many uncompressed bytes
@@ -33,6 +35,7 @@ public record SinkSettings(
         String database,
         List<String> insertSql,
         List<String> tableNames,
+        Delivery delivery,
         Map<String, String> insertSettings,
         int maxRows,
         long maxBytes,

@@ -55,7 +55,11 @@ public final class TributaryTopology {
     public static final String SOURCE_UID = "tributary-source-traces";
     /** Decode and encode, all signals (the name is from 0.1, see {@link #SOURCE_UID}); stateless. */
     public static final String DECODE_UID = "tributary-decode-traces";
-    /** ClickHouse sink writer; flushes on checkpoints, keeps no state. */
+    /**
+     * ClickHouse sink writer; flushes on checkpoints, keeps no state. With {@code sink.delivery =
+     * exactly-once} Flink adds its committer, whose state (the batches of completed checkpoints
+     * not yet inserted) it keys by a uid derived from this one.
+     */
     public static final String SINK_UID = "tributary-sink-clickhouse";
     /** Kafka sink of the dead-letter topic; flushes on checkpoints (at least once). */
     public static final String DLQ_SINK_UID = "tributary-sink-dlq";
@@ -185,12 +189,13 @@ public final class TributaryTopology {
             inserts.add(t.schema(flavor).insertSql(db, t.name(config)));
             names.add(config.signals().contains(t.signal()) ? t.name(config) : "");
         }
-        return new ClickHouseSink(
+        return ClickHouseSink.create(
                 new SinkSettings(
                         endpoint(config),
                         db,
                         inserts,
                         names,
+                        config.get(SINK_DELIVERY),
                         flavor == SchemaFlavor.JSON ? Map.of("enable_json_type", "1") : Map.of(),
                         config.get(SINK_BATCH_MAX_ROWS),
                         config.get(SINK_BATCH_MAX_BYTES),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.decode.Encoding;
 import io.tributary.sink.Compression;
+import io.tributary.sink.Delivery;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +62,19 @@ class TributaryConfigTest {
                 .hasMessageStartingWith("kafka.topic.traces: unknown setting");
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--decode.parallelism", "-1"}))
                 .hasMessageStartingWith("decode.parallelism:");
+    }
+
+    @Test
+    void deliveryIsAtLeastOnceUnlessAskedAndExactlyOnceRefusesAsyncInserts() {
+        assertThat(TributaryConfig.fromArgs(new String[0]).get(TributaryOptions.SINK_DELIVERY))
+                .isEqualTo(Delivery.AT_LEAST_ONCE);
+        assertThat(TributaryConfig.fromArgs(new String[] {"--sink.delivery", "exactly-once"}).get(TributaryOptions.SINK_DELIVERY))
+                .isEqualTo(Delivery.EXACTLY_ONCE);
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--sink.delivery", "exactly_twice"}))
+                .hasMessageStartingWith("sink.delivery:");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--sink.delivery", "exactly-once", "--sink.async-insert", "true"}))
+                .hasMessageStartingWith("sink.async-insert:")
+                .hasMessageContaining("exactly-once");
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.tributary.schema.SchemaManager;
 import io.tributary.schema.TableEngine;
 import io.tributary.sink.ClickHouseClient;
 import io.tributary.sink.ClickHouseEndpoint;
+import io.tributary.sink.Delivery;
 import io.tributary.topology.TributaryTopology;
 
 import org.apache.flink.core.execution.JobClient;
@@ -27,6 +28,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.File;
 import java.lang.management.ManagementFactory;
@@ -73,30 +76,40 @@ class FaultToleranceITCase {
         long duplicates() {
             return rows - distinct;
         }
+
+        /** Nothing lost; and exactly once, nothing stored twice. */
+        void check(Delivery delivery) {
+            assertThat(lost()).as("spans lost").isZero();
+            if (delivery == Delivery.EXACTLY_ONCE) {
+                assertThat(duplicates()).as("spans stored twice").isZero();
+            }
+        }
     }
 
     @AfterAll
     static void report() throws Exception {
-        StringBuilder sb = new StringBuilder("| fault | N | lost | duplicates | time to recover |\n|---|---|---|---|---|\n");
+        StringBuilder sb = new StringBuilder("| fault | delivery | N | lost | duplicates | time to recover |\n|---|---|---|---|---|---|\n");
         RESULTS.forEach(sb::append);
         Files.writeString(Path.of("target", "fault-results.md"), sb.toString());
         System.out.println("fault results:\n" + sb);
     }
 
-    @Test
-    void taskFailuresThreeTimes() throws Exception {
-        Outcome o = inProcess("task failure ×3 (sink throws on command)", 24, (proxy, t0) -> {
+    @ParameterizedTest
+    @EnumSource(Delivery.class)
+    void taskFailuresThreeTimes(Delivery delivery) throws Exception {
+        Outcome o = inProcess("task failure ×3 (sink throws on command)", delivery, 24, (proxy, t0) -> {
             for (int i = 0; i < 3; i++) {
                 Thread.sleep(3_000 + random.nextInt(3_000));
                 FailOnCommandSink.FAILURES.set(1);
             }
             return System.nanoTime();
         }, true);
-        assertThat(o.lost()).isZero();
+        o.check(delivery);
     }
 
-    @Test
-    void jobProcessKilledAndRunAgain() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Delivery.class)
+    void jobProcessKilledAndRunAgain(Delivery delivery) throws Exception {
         String topic = RealServices.uniqueName("it_fault");
         String db = RealServices.uniqueName("it_fault");
         RealServices.createTopic(topic, 2);
@@ -116,21 +129,26 @@ class FaultToleranceITCase {
                 "--clickhouse.database", db,
                 "--checkpoint.interval", "1s",
                 "--sink.batch.max-age", "500ms",
+                "--sink.delivery", delivery.id(),
+                "--flink.execution.checkpointing.dir", Path.of("target", "checkpoints", db).toAbsolutePath().toUri().toString(),
                 "--flink.rest.port", "0");
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()),
                 TributaryConfig.fromArgs(args.subList(1, args.size()).toArray(new String[0])), TableEngine.MERGE_TREE, null);
-        Process[] job = {startJob(args, "kill-1")};
+        Process[] job = {startJob(args, "kill-1-" + delivery.id())};
         Thread reaper = new Thread(() -> job[0].destroyForcibly()); // never outlive the test JVM
         Runtime.getRuntime().addShutdownHook(reaper);
         try (FaultProxy proxied = slow) {
-            Outcome o = measure("job process killed (kill -9) and run again", topic, db, 40, RATE, proxied, (proxy, t0) -> {
+            Outcome o = measure("job process killed (kill -9) and run again", delivery, topic, db, 40, RATE, proxied, (proxy, t0) -> {
                 Thread.sleep(8_000 + random.nextInt(6_000));
                 job[0].destroyForcibly().waitFor(); // SIGKILL: no flush, no goodbye
                 Thread.sleep(2_000);
-                job[0] = startJob(args, "kill-2");
+                job[0] = startJob(args, "kill-2-" + delivery.id());
                 return System.nanoTime();
             });
-            assertThat(o.lost()).isZero();
+            o.check(delivery);
+            assertThat(Files.readString(Path.of("target", "fault-job-kill-2-" + delivery.id() + ".log")))
+                    .as("the second run resumes from the first one's last checkpoint")
+                    .contains("tributary: resuming from file:");
         } finally {
             job[0].destroyForcibly().waitFor();
             Runtime.getRuntime().removeShutdownHook(reaper);
@@ -157,21 +175,23 @@ class FaultToleranceITCase {
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
     }
 
-    @Test
-    void clickHouseUnavailableFor60Seconds() throws Exception {
-        Outcome o = inProcess("ClickHouse unavailable 60 s (connections refused)", 80, (proxy, t0) -> {
+    @ParameterizedTest
+    @EnumSource(Delivery.class)
+    void clickHouseUnavailableFor60Seconds(Delivery delivery) throws Exception {
+        Outcome o = inProcess("ClickHouse unavailable 60 s (connections refused)", delivery, 80, (proxy, t0) -> {
             Thread.sleep(5_000 + random.nextInt(3_000));
             proxy.mode(FaultProxy.Mode.REFUSE);
             Thread.sleep(60_000);
             proxy.mode(FaultProxy.Mode.PASS);
             return System.nanoTime();
         }, false);
-        assertThat(o.lost()).isZero();
+        o.check(delivery);
     }
 
-    @Test
-    void clickHouseAnswering500SlowAndDroppingConnections() throws Exception {
-        Outcome o = inProcess("ClickHouse 5xx 10 s, slow 10 s, connections reset 10 s", 45, (proxy, t0) -> {
+    @ParameterizedTest
+    @EnumSource(Delivery.class)
+    void clickHouseAnswering500SlowAndDroppingConnections(Delivery delivery) throws Exception {
+        Outcome o = inProcess("ClickHouse 5xx 10 s, slow 10 s, connections reset 10 s", delivery, 45, (proxy, t0) -> {
             Thread.sleep(4_000 + random.nextInt(2_000));
             proxy.mode(FaultProxy.Mode.ERROR_500);
             Thread.sleep(10_000);
@@ -182,14 +202,15 @@ class FaultToleranceITCase {
             proxy.mode(FaultProxy.Mode.PASS);
             return System.nanoTime();
         }, false);
-        assertThat(o.lost()).isZero();
+        o.check(delivery);
     }
 
-    @Test
-    void kafkaBrokerRestarted() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Delivery.class)
+    void kafkaBrokerRestarted(Delivery delivery) throws Exception {
         // the broker the test command started, and no other (not a developer's demo broker)
         assertThat(services("kafka-bootstrap", null)).isEqualTo(RealServices.kafkaBootstrap());
-        Outcome o = inProcess("Kafka broker restarted", 45, (proxy, t0) -> {
+        Outcome o = inProcess("Kafka broker restarted", delivery, 45, (proxy, t0) -> {
             Thread.sleep(5_000 + random.nextInt(3_000));
             try {
                 services("stop", "kafka");
@@ -199,7 +220,7 @@ class FaultToleranceITCase {
             }
             return System.nanoTime();
         }, false);
-        assertThat(o.lost()).isZero();
+        o.check(delivery);
     }
 
     @Test
@@ -225,7 +246,7 @@ class FaultToleranceITCase {
         sampler.start();
         Outcome o;
         try {
-            o = inProcess("ClickHouse stalled 60 s (requests held open), under load", 85, STALL_RATE, (proxy, t0) -> {
+            o = inProcess("ClickHouse stalled 60 s (requests held open), under load", Delivery.AT_LEAST_ONCE, 85, STALL_RATE, (proxy, t0) -> {
                 Thread.sleep(10_000);
                 phase[0] = 1;
                 proxy.mode(FaultProxy.Mode.STALL);
@@ -254,11 +275,12 @@ class FaultToleranceITCase {
     }
 
     /** Runs the fault against an unbounded job in this JVM and measures the outcome. */
-    private Outcome inProcess(String fault, int seconds, Fault script, boolean failingSink) throws Exception {
-        return inProcess(fault, seconds, RATE, script, failingSink);
+    private Outcome inProcess(String fault, Delivery delivery, int seconds, Fault script, boolean failingSink) throws Exception {
+        return inProcess(fault, delivery, seconds, RATE, script, failingSink);
     }
 
-    private Outcome inProcess(String fault, int seconds, int rate, Fault script, boolean failingSink) throws Exception {
+    private Outcome inProcess(String fault, Delivery delivery, int seconds, int rate, Fault script, boolean failingSink)
+            throws Exception {
         String topic = RealServices.uniqueName("it_fault");
         String db = RealServices.uniqueName("it_fault");
         RealServices.createTopic(topic, 2);
@@ -277,6 +299,7 @@ class FaultToleranceITCase {
                 "--checkpoint.interval", "1s",
                 "--sink.batch.max-age", "500ms",
                 "--sink.batch.max-bytes", "8 mb",
+                "--sink.delivery", delivery.id(),
                 "--sink.retry.max-attempts", "1000",
                 "--sink.retry.max-backoff", "2s",
                 "--flink.restart-strategy.type", "exponential-delay",
@@ -286,12 +309,12 @@ class FaultToleranceITCase {
             SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             TributaryTopology.build(env, config, TributaryTopology.kafkaSource(config),
-                    failingSink ? new FailOnCommandSink(TributaryTopology.clickHouseSink(config))
+                    failingSink ? FailOnCommandSink.wrap(TributaryTopology.clickHouseSink(config))
                             : TributaryTopology.clickHouseSink(config),
                     null);
             JobClient job = env.executeAsync("fault: " + fault);
             try {
-                return measure(fault, topic, db, seconds, rate, proxy, script);
+                return measure(fault, delivery, topic, db, seconds, rate, proxy, script);
             } finally {
                 job.cancel().get(60, TimeUnit.SECONDS);
                 RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
@@ -309,7 +332,8 @@ class FaultToleranceITCase {
      * Produces spans at {@link #RATE} for {@code seconds} while the fault plays, then waits until
      * ClickHouse holds every span (or a timeout), and records the figures.
      */
-    private Outcome measure(String fault, String topic, String db, int seconds, int rate, FaultProxy proxy, Fault script)
+    private Outcome measure(String fault, Delivery delivery, String topic, String db, int seconds, int rate, FaultProxy proxy,
+            Fault script)
             throws Exception {
         AtomicLong produced = new AtomicLong();
         AtomicLong producedAtFaultEnd = new AtomicLong(-1);
@@ -338,10 +362,10 @@ class FaultToleranceITCase {
         Thread.sleep(2_000); // let any retried batch still in flight land before counting duplicates
         String[] counts = ch.query("SELECT uniqExact(SpanId), count() FROM " + table + " FORMAT TSV").strip().split("\t");
         Outcome o = new Outcome(n, Long.parseLong(counts[0]), Long.parseLong(counts[1]), Math.max(recover, 0));
-        RESULTS.add(String.format(Locale.ROOT, "| %s | %,d | %d | %d | %.1f s |%n",
-                fault, o.produced(), o.lost(), o.duplicates(), o.recoverSeconds()));
-        System.out.printf(Locale.ROOT, "fault %s: N=%d lost=%d duplicates=%d recovered in %.1f s (proxy connections %d)%n",
-                fault, o.produced(), o.lost(), o.duplicates(), o.recoverSeconds(), proxy.connections());
+        RESULTS.add(String.format(Locale.ROOT, "| %s | %s | %,d | %d | %d | %.1f s |%n",
+                fault, delivery.id(), o.produced(), o.lost(), o.duplicates(), o.recoverSeconds()));
+        System.out.printf(Locale.ROOT, "fault %s, %s: N=%d lost=%d duplicates=%d recovered in %.1f s (proxy connections %d)%n",
+                fault, delivery.id(), o.produced(), o.lost(), o.duplicates(), o.recoverSeconds(), proxy.connections());
         return o;
     }
 
