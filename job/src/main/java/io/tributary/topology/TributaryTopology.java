@@ -13,6 +13,7 @@ import io.tributary.schema.OtelTable;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.sink.ClickHouseEndpoint;
 import io.tributary.sink.ClickHouseSink;
+import io.tributary.sink.Delivery;
 import io.tributary.sink.EncodedRows;
 import io.tributary.sink.SinkSettings;
 
@@ -139,8 +140,12 @@ public final class TributaryTopology {
             env.setParallelism(p);
         }
         // At-least-once checkpoints need no barrier alignment; the sink flushes before every
-        // barrier passes, which is what makes the committed offsets safe.
-        env.enableCheckpointing(config.get(CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.AT_LEAST_ONCE);
+        // barrier passes, which is what makes the committed offsets safe. Exactly once, a sink
+        // subtask fed by several decode subtasks must not take rows that follow the barrier on one
+        // input into the checkpoint's batches: their offsets are not in it, so a restore would
+        // read them again. Aligned barriers keep those rows out.
+        env.enableCheckpointing(config.get(CHECKPOINT_INTERVAL).toMillis(),
+                config.get(SINK_DELIVERY) == Delivery.EXACTLY_ONCE ? CheckpointingMode.EXACTLY_ONCE : CheckpointingMode.AT_LEAST_ONCE);
         // Records are freshly allocated by every operator and never mutated after emit.
         env.getConfig().enableObjectReuse();
     }

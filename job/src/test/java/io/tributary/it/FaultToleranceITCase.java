@@ -88,7 +88,8 @@ class FaultToleranceITCase {
 
     @AfterAll
     static void report() throws Exception {
-        StringBuilder sb = new StringBuilder("| fault | delivery | N | lost | duplicates | time to recover |\n|---|---|---|---|---|---|\n");
+        StringBuilder sb = new StringBuilder("| fault | delivery | N | lost | duplicates | time to recover | repeats ClickHouse dropped |\n"
+                + "|---|---|---|---|---|---|---|\n");
         RESULTS.forEach(sb::append);
         Files.writeString(Path.of("target", "fault-results.md"), sb.toString());
         System.out.println("fault results:\n" + sb);
@@ -335,6 +336,7 @@ class FaultToleranceITCase {
     private Outcome measure(String fault, Delivery delivery, String topic, String db, int seconds, int rate, FaultProxy proxy,
             Fault script)
             throws Exception {
+        long dropped0 = droppedRepeats();
         AtomicLong produced = new AtomicLong();
         AtomicLong producedAtFaultEnd = new AtomicLong(-1);
         long t0 = System.nanoTime();
@@ -362,11 +364,23 @@ class FaultToleranceITCase {
         Thread.sleep(2_000); // let any retried batch still in flight land before counting duplicates
         String[] counts = ch.query("SELECT uniqExact(SpanId), count() FROM " + table + " FORMAT TSV").strip().split("\t");
         Outcome o = new Outcome(n, Long.parseLong(counts[0]), Long.parseLong(counts[1]), Math.max(recover, 0));
-        RESULTS.add(String.format(Locale.ROOT, "| %s | %s | %,d | %d | %d | %.1f s |%n",
-                fault, delivery.id(), o.produced(), o.lost(), o.duplicates(), o.recoverSeconds()));
-        System.out.printf(Locale.ROOT, "fault %s, %s: N=%d lost=%d duplicates=%d recovered in %.1f s (proxy connections %d)%n",
-                fault, delivery.id(), o.produced(), o.lost(), o.duplicates(), o.recoverSeconds(), proxy.connections());
+        long dropped = droppedRepeats() - dropped0;
+        RESULTS.add(String.format(Locale.ROOT, "| %s | %s | %,d | %d | %d | %.1f s | %d |%n",
+                fault, delivery.id(), o.produced(), o.lost(), o.duplicates(), o.recoverSeconds(), dropped));
+        System.out.printf(Locale.ROOT, "fault %s, %s: N=%d lost=%d duplicates=%d recovered in %.1f s (proxy connections %d,"
+                        + " repeated blocks ClickHouse dropped %d)%n",
+                fault, delivery.id(), o.produced(), o.lost(), o.duplicates(), o.recoverSeconds(), proxy.connections(), dropped);
         return o;
+    }
+
+    /**
+     * Blocks ClickHouse has dropped as repeats since it started (server-wide; the integration tests
+     * run one at a time): how often exactly-once tokens turned a second INSERT into a no-op.
+     */
+    private static long droppedRepeats() throws Exception {
+        String v = RealServices.clickHouse().query(
+                "SELECT sum(value) FROM system.events WHERE event = 'DuplicatedInsertedBlocks' FORMAT TSV").strip();
+        return v.isEmpty() ? 0 : Long.parseLong(v);
     }
 
     /** Sends records of 100 spans with unique span ids at {@code rate} spans/s; counts acknowledged spans. */
