@@ -1,0 +1,189 @@
+# shellcheck shell=bash
+# A standalone Flink 2.2.1 session cluster on this machine, for `bin/tributary cluster` and the tests:
+# one JobManager (StandaloneSessionClusterEntrypoint) and one TaskManager (TaskManagerRunner), each its
+# own process, from the Maven-resolved Flink jars (job/target/flink-classpath.txt) and flink-conf/,
+# as Flink's own start-cluster.sh would run them from a distribution. Sourced after services.sh, whose
+# process helpers it uses; state (pid, log, checkpoints, savepoints, uploaded jars) under
+# $TRIBUTARY_STATE_DIR/flink-{jobmanager,taskmanager}.
+#
+# Settings: TRIBUTARY_FLINK_REST_PORT (8081: dashboard and REST API), TRIBUTARY_FLINK_RPC_PORT (6123),
+# TRIBUTARY_FLINK_PROMETHEUS_JM_PORT (9249), TRIBUTARY_FLINK_PROMETHEUS_TM_PORT (9250).
+
+_CLUSTER_START_TIMEOUT=${TRIBUTARY_CLUSTER_START_TIMEOUT:-90}
+_CLUSTER_STOP_TIMEOUT=30
+
+_cluster_settings() {
+    _svc_settings || return 1
+    _CL_REST_PORT=${TRIBUTARY_FLINK_REST_PORT:-8081}
+    _CL_RPC_PORT=${TRIBUTARY_FLINK_RPC_PORT:-6123}
+    _CL_PROM_JM=${TRIBUTARY_FLINK_PROMETHEUS_JM_PORT:-9249}
+    _CL_PROM_TM=${TRIBUTARY_FLINK_PROMETHEUS_TM_PORT:-9250}
+    local pair var value
+    for pair in TRIBUTARY_FLINK_REST_PORT=$_CL_REST_PORT TRIBUTARY_FLINK_RPC_PORT=$_CL_RPC_PORT \
+        TRIBUTARY_FLINK_PROMETHEUS_JM_PORT=$_CL_PROM_JM TRIBUTARY_FLINK_PROMETHEUS_TM_PORT=$_CL_PROM_TM; do
+        var=${pair%%=*}
+        value=${pair#*=}
+        if ! _svc_is_port "$value"; then
+            _svc_err "$var='$value' is not a TCP port (1-65535)"
+            return 1
+        fi
+    done
+    _CL_CONF_DIR="$ROOT/flink-conf"
+    _CL_CP_FILE="$ROOT/job/target/flink-classpath.txt"
+    _CL_DIR=$(_svc_dir flink)
+}
+
+cluster_rest_url() {
+    _cluster_settings || return 1
+    printf 'http://127.0.0.1:%s\n' "$_CL_REST_PORT"
+}
+
+# The settings every process of the cluster (and the CLI) gets on top of flink-conf/config.yaml:
+# ports and this state directory's paths.
+_cluster_dynamic_properties() {
+    printf '%s\n' \
+        "-Drest.port=$_CL_REST_PORT" \
+        "-Drest.address=127.0.0.1" \
+        "-Djobmanager.rpc.address=127.0.0.1" \
+        "-Djobmanager.rpc.port=$_CL_RPC_PORT" \
+        "-Dexecution.checkpointing.dir=file://$_CL_DIR/checkpoints" \
+        "-Dexecution.checkpointing.savepoint-dir=file://$_CL_DIR/savepoints" \
+        "-Dweb.upload.dir=$_CL_DIR/uploads" \
+        "-Dio.tmp.dirs=$_CL_DIR/tmp"
+}
+
+_cluster_marker() { # ROLE
+    printf -- '-Dtributary.cluster=%s/%s' "$_SVC_STATE_DIR" "$1"
+}
+
+_cluster_pid() { # ROLE
+    local pid_file="$_SVC_STATE_DIR/$1/$1.pid" pid
+    [[ -f $pid_file ]] || return 1
+    pid=$(<"$pid_file")
+    if [[ $pid =~ ^[0-9]+$ ]] && _svc_alive "$pid" && _svc_cmdline_has "$pid" "$(_cluster_marker "$1")"; then
+        printf '%s' "$pid"
+        return 0
+    fi
+    rm -f "$pid_file"
+    return 1
+}
+
+_cluster_rest_up() {
+    curl -fsS --max-time 2 "http://127.0.0.1:$_CL_REST_PORT/overview" >/dev/null 2>&1
+}
+
+_cluster_tm_registered() {
+    local overview
+    overview=$(curl -fsS --max-time 2 "http://127.0.0.1:$_CL_REST_PORT/overview" 2>/dev/null) || return 1
+    [[ $overview =~ \"taskmanagers\":([0-9]+) ]] && ((BASH_REMATCH[1] >= 1))
+}
+
+# Prints the JVM options (line 1) and dynamic properties (line 2) Flink derives from its memory
+# settings for ROLE (JM|TM), as Flink's scripts do.
+_cluster_resource_params() { # JM|TM
+    local out
+    out=$("$(_svc_java)" -cp "$(<"$_CL_CP_FILE")" -Dlog4j2.level=WARN \
+        org.apache.flink.runtime.util.bash.BashJavaUtils "GET_$1_RESOURCE_PARAMS" --configDir "$_CL_CONF_DIR" \
+        $(_cluster_dynamic_properties) 2>&1) || {
+        _svc_err "cluster: computing the $1 memory settings from $_CL_CONF_DIR/config.yaml failed:"
+        printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /' >&2
+        return 1
+    }
+    printf '%s\n' "$out" | sed -n 's/^BASH_JAVA_UTILS_EXEC_RESULT://p' | tail -n 2
+}
+
+_cluster_spawn() { # ROLE MAIN_CLASS JM|TM PROMETHEUS_PORT
+    local role=$1 main=$2 kind=$3 prom=$4 params jvm dyn pid log
+    params=$(_cluster_resource_params "$kind") || return 1
+    jvm=$(sed -n 1p <<<"$params")
+    dyn=$(sed -n 2p <<<"$params")
+    log="$_SVC_STATE_DIR/$role/$role.log"
+    mkdir -p "$_SVC_STATE_DIR/$role" "$_CL_DIR/tmp" "$_CL_DIR/uploads"
+    _svc_rotate_log "$log"
+    # shellcheck disable=SC2086 # word splitting of Flink's JVM options and -D list is intended
+    pid=$(_svc_spawn "$log" "$(_svc_java)" $jvm "${JAVA_OPENS[@]}" "$(_cluster_marker "$role")" \
+        "-Dlog.file=$log" "-Dlog4j.configurationFile=$_CL_CONF_DIR/log4j-cluster.properties" \
+        -cp "$(<"$_CL_CP_FILE")" "$main" --configDir "$_CL_CONF_DIR" \
+        $(_cluster_dynamic_properties) "-Dmetrics.reporter.prom.port=$prom" $dyn) || return 1
+    printf '%s\n' "$pid" >"$_SVC_STATE_DIR/$role/$role.pid"
+    printf '%s' "$pid"
+}
+
+cluster_start() {
+    _cluster_settings || return 1
+    if [[ ! -f $_CL_CP_FILE ]]; then
+        _svc_err "cluster: $_CL_CP_FILE is missing (bin/tributary build makes it)"
+        return 1
+    fi
+    local jm tm started
+    started=$(_svc_now_ms)
+    if ! jm=$(_cluster_pid flink-jobmanager); then
+        _svc_check_port_free jobmanager "$_CL_REST_PORT" TRIBUTARY_FLINK_REST_PORT || return 1
+        _svc_check_port_free jobmanager "$_CL_RPC_PORT" TRIBUTARY_FLINK_RPC_PORT || return 1
+        _svc_check_port_free jobmanager "$_CL_PROM_JM" TRIBUTARY_FLINK_PROMETHEUS_JM_PORT || return 1
+        jm=$(_cluster_spawn flink-jobmanager org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint \
+            JM "$_CL_PROM_JM") || return 1
+    fi
+    _svc_wait_healthy flink-jobmanager "$jm" "$_CLUSTER_START_TIMEOUT" _cluster_rest_up || return 1
+    if ! tm=$(_cluster_pid flink-taskmanager); then
+        _svc_check_port_free taskmanager "$_CL_PROM_TM" TRIBUTARY_FLINK_PROMETHEUS_TM_PORT || return 1
+        tm=$(_cluster_spawn flink-taskmanager org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
+            TM "$_CL_PROM_TM") || return 1
+    fi
+    _svc_wait_healthy flink-taskmanager "$tm" "$_CLUSTER_START_TIMEOUT" _cluster_tm_registered || return 1
+    _svc_say "cluster: Flink 2.2.1 session cluster up in $(($(_svc_now_ms) - started)) ms:" \
+        "JobManager pid $jm, TaskManager pid $tm; dashboard and REST on http://localhost:$_CL_REST_PORT," \
+        "Prometheus on :$_CL_PROM_JM (JobManager) and :$_CL_PROM_TM (TaskManager); logs in $_SVC_STATE_DIR/flink-*/"
+}
+
+cluster_stop() {
+    _cluster_settings || return 1
+    local role pid deadline
+    for role in flink-taskmanager flink-jobmanager; do
+        if ! pid=$(_cluster_pid "$role"); then
+            _svc_say "$role: not running"
+            continue
+        fi
+        kill -TERM "$pid" 2>/dev/null || true
+        deadline=$((SECONDS + _CLUSTER_STOP_TIMEOUT))
+        while _svc_alive "$pid" && ((SECONDS < deadline)); do sleep 0.2; done
+        if _svc_alive "$pid"; then
+            _svc_say "$role: pid $pid still running ${_CLUSTER_STOP_TIMEOUT}s after SIGTERM, sending SIGKILL"
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+        rm -f "$_SVC_STATE_DIR/$role/$role.pid"
+        _svc_say "$role: stopped (pid $pid)"
+    done
+}
+
+cluster_status() {
+    _cluster_settings || return 1
+    local role pid rc=0 overview
+    for role in flink-jobmanager flink-taskmanager; do
+        if pid=$(_cluster_pid "$role"); then
+            _svc_say "$role: running (pid $pid, RSS $(_svc_rss "$pid"))"
+        else
+            _svc_say "$role: stopped"
+            rc=3
+        fi
+    done
+    if overview=$(curl -fsS --max-time 2 "http://127.0.0.1:$_CL_REST_PORT/overview" 2>/dev/null); then
+        _svc_say "cluster: http://localhost:$_CL_REST_PORT $overview"
+    fi
+    return "$rc"
+}
+
+cluster_main() {
+    local command=${1:-}
+    (($# == 0)) || shift
+    case $command in
+        start) cluster_start ;;
+        stop) cluster_stop ;;
+        status) cluster_status ;;
+        *)
+            [[ -z $command ]] || _svc_err "unknown cluster command '$command'"
+            printf 'usage: bin/tributary cluster start|stop|status\n' >&2
+            return 2
+            ;;
+    esac
+}
