@@ -9,6 +9,25 @@
 # Settings: TRIBUTARY_FLINK_REST_PORT (8081: dashboard and REST API), TRIBUTARY_FLINK_RPC_PORT (6123),
 # TRIBUTARY_FLINK_PROMETHEUS_JM_PORT (9249), TRIBUTARY_FLINK_PROMETHEUS_TM_PORT (9250).
 
+# What Flink's own scripts open up on Java 17 (env.java.opts.all in the distribution's config).
+JAVA_OPENS=(
+    --add-exports=java.base/sun.net.util=ALL-UNNAMED
+    --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED
+    --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED
+    --add-opens=java.base/java.lang=ALL-UNNAMED
+    --add-opens=java.base/java.net=ALL-UNNAMED
+    --add-opens=java.base/java.io=ALL-UNNAMED
+    --add-opens=java.base/java.nio=ALL-UNNAMED
+    --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+    --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+    --add-opens=java.base/java.text=ALL-UNNAMED
+    --add-opens=java.base/java.time=ALL-UNNAMED
+    --add-opens=java.base/java.util=ALL-UNNAMED
+    --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+    --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
+    --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED
+)
+
 _CLUSTER_START_TIMEOUT=${TRIBUTARY_CLUSTER_START_TIMEOUT:-90}
 _CLUSTER_STOP_TIMEOUT=30
 
@@ -171,6 +190,31 @@ cluster_status() {
         _svc_say "cluster: http://localhost:$_CL_REST_PORT $overview"
     fi
     return "$rc"
+}
+
+# Submits JAR to the cluster with Flink's own command line front end (what `flink run --detached`
+# does) and prints the job id. --savepoint/--allow-non-restored-state are `flink run`'s
+# --fromSavepoint/--allowNonRestoredState; the rest are the job's --key value settings.
+cluster_submit() { # JAR [--savepoint P] [--allow-non-restored-state] [--key value ...]
+    _cluster_settings || return 1
+    local jar=$1 flink_args=() job_args=()
+    shift
+    while (($#)); do
+        case $1 in
+            --savepoint) flink_args+=(--fromSavepoint "${2:?--savepoint needs a path}"); shift 2 ;;
+            --allow-non-restored-state) flink_args+=(--allowNonRestoredState); shift ;;
+            *) job_args+=("$1"); shift ;;
+        esac
+    done
+    if ! _cluster_rest_up; then
+        _svc_err "no Flink cluster answers on http://127.0.0.1:$_CL_REST_PORT (bin/tributary cluster start)"
+        return 1
+    fi
+    FLINK_CONF_DIR="$_CL_CONF_DIR" "$(_svc_java)" "${JAVA_OPENS[@]}" \
+        -Dlog4j.configurationFile="$_CL_CONF_DIR/log4j-cli.properties" \
+        -cp "$(<"$_CL_CP_FILE")" org.apache.flink.client.cli.CliFrontend \
+        run --detached -Drest.address=127.0.0.1 "-Drest.port=$_CL_REST_PORT" ${flink_args[@]+"${flink_args[@]}"} \
+        "$jar" ${job_args[@]+"${job_args[@]}"}
 }
 
 cluster_main() {

@@ -8,52 +8,83 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** The retained checkpoints of {@code bin/tributary run}, on the local file system. */
+/**
+ * The retained checkpoints of {@code bin/tributary run}, on the local file system: {@code
+ * <dir>/<job id>/chk-<n>/_metadata}. Only directories named like a Flink job id (32 hex digits) are
+ * ever deleted, so savepoints or other files kept under the same directory are left alone.
+ */
 final class Checkpoints {
+
+    private static final Pattern JOB_ID = Pattern.compile("[0-9a-f]{32}");
 
     private Checkpoints() {}
 
-    /**
-     * The newest completed checkpoint under a checkpoint directory ({@code <dir>/<job id>/chk-<n>}
-     * with its {@code _metadata}), or null when there is none or the directory is not local. A
-     * {@code chk-<n>} without {@code _metadata} was cut short and is skipped. Job directories
-     * holding only older checkpoints are deleted: each run of the job leaves one behind.
-     */
-    static Path latest(String checkpointDirectory) throws IOException {
+    /** The local directory of a checkpoint directory URI, or null when it is not on this machine. */
+    static Path local(String checkpointDirectory) {
         URI uri = URI.create(checkpointDirectory);
-        Path root;
         if (uri.getScheme() == null) {
-            root = Path.of(checkpointDirectory);
-        } else if (uri.getScheme().equals("file")) {
-            root = Path.of(uri);
-        } else {
-            return null;
+            return Path.of(checkpointDirectory);
         }
+        return uri.getScheme().equals("file") ? Path.of(uri) : null;
+    }
+
+    /**
+     * The newest completed checkpoint under {@code root} (newest {@code _metadata}; a {@code
+     * chk-<n>} without one was cut short and is skipped), or null when there is none. The job
+     * directories holding only older checkpoints are deleted: each run leaves one behind, and
+     * resuming from an older one would write its rows again.
+     */
+    static Path latest(Path root) throws IOException {
         if (!Files.isDirectory(root)) {
             return null;
         }
         List<Path> metadata;
         try (Stream<Path> files = Files.find(root, 3, (p, a) -> a.isRegularFile()
                 && p.getFileName().toString().equals("_metadata")
-                && p.getParent().getFileName().toString().startsWith("chk-"))) {
-            metadata = files.sorted(Comparator.comparing(Checkpoints::modified).reversed()).collect(Collectors.toList());
+                && p.getParent().getFileName().toString().startsWith("chk-")
+                && JOB_ID.matcher(p.getParent().getParent().getFileName().toString()).matches())) {
+            metadata = files.sorted(Comparator.comparing(Checkpoints::modified)
+                            .thenComparingLong(Checkpoints::number)
+                            .reversed())
+                    .collect(Collectors.toList());
         }
         if (metadata.isEmpty()) {
             return null;
         }
         Path newest = metadata.get(0).getParent();
-        Path newestJob = newest.getParent();
+        deleteJobs(root, newest.getParent());
+        return newest;
+    }
+
+    /**
+     * Deletes every job directory under {@code root} but {@code keep} (null: all): after a run
+     * that ended by itself, whose last checkpoint Flink has already removed, so that the next run
+     * does not go back to an older one.
+     */
+    static void deleteJobs(Path root, Path keep) throws IOException {
+        if (!Files.isDirectory(root)) {
+            return;
+        }
         try (Stream<Path> jobs = Files.list(root)) {
-            for (Path job : jobs.filter(Files::isDirectory).collect(Collectors.toList())) {
-                if (!job.equals(newestJob)) {
+            for (Path job : jobs.collect(Collectors.toList())) {
+                if (Files.isDirectory(job) && JOB_ID.matcher(job.getFileName().toString()).matches() && !job.equals(keep)) {
                     delete(job);
                 }
             }
         }
-        return newest;
+    }
+
+    private static long number(Path metadata) {
+        String chk = metadata.getParent().getFileName().toString();
+        try {
+            return Long.parseLong(chk.substring("chk-".length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private static FileTime modified(Path p) {

@@ -6,6 +6,7 @@ import io.tributary.config.TributaryOptions;
 import io.tributary.loadgen.LoadGenerator;
 import io.tributary.schema.SchemaManager;
 import io.tributary.schema.TableEngine;
+import io.tributary.sink.Delivery;
 import io.tributary.sink.ClickHouseEndpoint;
 
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -83,11 +84,22 @@ public final class Tributary {
         if (!conf.contains(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION)) {
             conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         }
+        Path local = Checkpoints.local(conf.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY));
+        boolean exactlyOnce = config.get(TributaryOptions.SINK_DELIVERY) == Delivery.EXACTLY_ONCE;
         switch (restore) {
             case "none":
+                if (exactlyOnce) {
+                    System.err.println("tributary: warning: --restore none with sink.delivery = exactly-once: batches of"
+                            + " the last checkpoint not yet inserted are lost, and rows since then written again");
+                }
                 break;
             case "latest":
-                Path latest = Checkpoints.latest(conf.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY));
+                if (local == null) {
+                    throw new IllegalArgumentException("--restore latest: cannot look for checkpoints in "
+                            + conf.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY) + " (not a local directory);"
+                            + " pass --restore <checkpoint path> or --restore none");
+                }
+                Path latest = Checkpoints.latest(local);
                 if (latest != null) {
                     conf.set(StateRecoveryOptions.SAVEPOINT_PATH, latest.toUri().toString());
                 }
@@ -102,6 +114,11 @@ public final class Tributary {
                     + " (--restore none to start from the group's committed offsets instead)");
         }
         TributaryJob.run(env, config);
+        // Ended by itself (a bounded run): everything is written and Flink has removed this run's
+        // checkpoints; an older one left behind must not be resumed from next time.
+        if (local != null) {
+            Checkpoints.deleteJobs(local, null);
+        }
     }
 
     private static void schema(String[] args) throws Exception {

@@ -58,7 +58,10 @@ public final class SinkMetrics {
 
     public void buffered(int table, long delta) {
         rowsBuffered.addAndGet(delta);
-        table(table).rowsBuffered.addAndGet(delta);
+        TableMetrics t = tables[table];
+        if (t != null) {
+            t.rowsBuffered.addAndGet(delta);
+        }
     }
 
     public void inFlight(long delta) {
@@ -67,21 +70,20 @@ public final class SinkMetrics {
 
     /** Records an accepted batch. */
     public synchronized void sent(int table, int rows, long uncompressed, long compressed, long latencyMs) {
-        TableMetrics t = table(table);
-        t.rowsWritten.inc(rows);
-        t.batchesSent.inc();
-        t.bytesUncompressed.inc(uncompressed);
-        t.bytesCompressed.inc(compressed);
+        TableMetrics t = tables[table];
+        // null: a table whose signal no longer runs, written from a checkpoint taken when it did
+        if (t != null) {
+            t.rowsWritten.inc(rows);
+            t.batchesSent.inc();
+            t.bytesUncompressed.inc(uncompressed);
+            t.bytesCompressed.inc(compressed);
+        }
         rowsWritten.inc(rows);
         batchesSent.inc();
         bytesUncompressed.inc(uncompressed);
         bytesCompressed.inc(compressed);
         insertLatencyMs.update(latencyMs);
         batchRows.update(rows);
-    }
-
-    private TableMetrics table(int table) {
-        return tables[table];
     }
 
     /** One table's share. */

@@ -53,7 +53,11 @@ final class BatchInserter implements AutoCloseable {
         this.tokens = settings.delivery() == Delivery.EXACTLY_ONCE;
         Map<String, String> query = new HashMap<>(settings.insertSettings());
         if (tokens) {
+            // Pinned, whatever the user's profile says: a synchronous INSERT deduplicated by its
+            // token, and the rows a materialized view derives from it deduplicated with it.
             query.put("insert_deduplicate", "1");
+            query.put("async_insert", "0");
+            query.put("deduplicate_blocks_in_dependent_materialized_views", "1");
         }
         this.isolationSettings = Map.copyOf(query);
         if (settings.asyncInsert()) {

@@ -15,8 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,8 +43,6 @@ public class ClickHouseSink implements Sink<EncodedRows> {
     private static final long serialVersionUID = 1L;
 
     private static final Logger LOG = LoggerFactory.getLogger(ClickHouseSink.class);
-    private static final Pattern WINDOW_SETTING =
-            Pattern.compile("\\bnon_replicated_deduplication_window\\s*=\\s*'?(\\d+)");
 
     final SinkSettings settings;
 
@@ -95,14 +96,36 @@ public class ClickHouseSink implements Sink<EncodedRows> {
     }
 
     /**
+     * A server that cannot be asked now: at least once, the INSERTs will retry; exactly once, the
+     * job must not run without knowing that repeats are dropped, so it fails (and restarts).
+     */
+    private void cannotCheck(Exception e) throws IOException {
+        if (settings.delivery() == Delivery.EXACTLY_ONCE) {
+            throw new IOException("sink.delivery = exactly-once: cannot check that the tables drop repeated INSERTs: "
+                    + e.getMessage(), e);
+        }
+        LOG.warn("Cannot check the tables: {}", e.getMessage());
+    }
+
+    private static String query(ClickHouseClient client, String sql) {
+        try {
+            return client.query(sql).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UncheckedIOException(new IOException("interrupted", e));
+        }
+    }
+
+    /**
      * Fails at start, naming the setting, when a table the job writes does not exist, or (exactly
-     * once) keeps no deduplication window, instead of at the first INSERT. A server that cannot be
-     * reached now is not an error here: the INSERTs retry.
+     * once) keeps no deduplication window, instead of at the first INSERT.
      */
     private void checkTables(ClickHouseClient client) throws IOException, InterruptedException {
         List<String> missing = new ArrayList<>();
         List<String> noWindow = new ArrayList<>();
-        String defaultWindow = null;
+        Map<String, String> defaultWindows = new HashMap<>();
         try {
             for (int t = 0; t < settings.tableNames().size(); t++) {
                 String name = settings.tableNames().get(t);
@@ -120,25 +143,19 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                     continue;
                 }
                 String engine = table[0];
-                if (engine.equals("Null") || engine.startsWith("Replicated") || engine.startsWith("Shared")) {
-                    continue; // stores nothing, or deduplicates by default
+                if (engine.equals("Null") || engine.startsWith("Shared")) {
+                    continue; // stores nothing, or deduplicates always (ClickHouse Cloud)
                 }
                 if (!engine.endsWith("MergeTree")) {
                     noWindow.add(Sql.qualified(settings.database(), name) + " (engine " + engine
                             + ", which exactly-once cannot check; use a MergeTree-family table)");
                     continue;
                 }
-                Matcher m = WINDOW_SETTING.matcher(table.length > 1 ? table[1] : "");
-                String window;
-                if (m.find()) {
-                    window = m.group(1);
-                } else {
-                    if (defaultWindow == null) {
-                        defaultWindow = client.query("SELECT value FROM system.merge_tree_settings WHERE name ="
-                                + " 'non_replicated_deduplication_window' FORMAT TSVRaw").strip();
-                    }
-                    window = defaultWindow;
-                }
+                String setting = engine.startsWith("Replicated")
+                        ? "replicated_deduplication_window" : "non_replicated_deduplication_window";
+                Matcher m = Pattern.compile("\\b" + setting + "\\s*=\\s*'?(\\d+)").matcher(table.length > 1 ? table[1] : "");
+                String window = m.find() ? m.group(1) : defaultWindows.computeIfAbsent(setting, s -> query(client,
+                        "SELECT value FROM system.merge_tree_settings WHERE name = '" + s + "' FORMAT TSVRaw"));
                 if (window.isEmpty() || window.equals("0")) {
                     noWindow.add(Sql.qualified(settings.database(), name) + " (" + engine + ")");
                 }
@@ -147,10 +164,10 @@ public class ClickHouseSink implements Sink<EncodedRows> {
             if (!e.retryable()) {
                 throw e;
             }
-            LOG.warn("Cannot check the tables: {}", e.getMessage());
+            cannotCheck(e);
             return;
-        } catch (IOException e) {
-            LOG.warn("Cannot check the tables: {}", e.getMessage());
+        } catch (IOException | UncheckedIOException e) {
+            cannotCheck(e);
             return;
         }
         if (!missing.isEmpty()) {

@@ -140,10 +140,11 @@ public final class TributaryTopology {
             env.setParallelism(p);
         }
         // At-least-once checkpoints need no barrier alignment; the sink flushes before every
-        // barrier passes, which is what makes the committed offsets safe. Exactly once, a sink
-        // subtask fed by several decode subtasks must not take rows that follow the barrier on one
-        // input into the checkpoint's batches: their offsets are not in it, so a restore would
-        // read them again. Aligned barriers keep those rows out.
+        // barrier passes, which is what makes the committed offsets safe. Exactly once, a decode
+        // subtask fed by several source subtasks (rebalance) must not pass rows of records that
+        // follow the barrier on one input into the checkpoint's batches before the barrier of the
+        // others: their offsets are not in the checkpoint, so a restore would read them again.
+        // Aligned barriers keep those rows out.
         env.enableCheckpointing(config.get(CHECKPOINT_INTERVAL).toMillis(),
                 config.get(SINK_DELIVERY) == Delivery.EXACTLY_ONCE ? CheckpointingMode.EXACTLY_ONCE : CheckpointingMode.AT_LEAST_ONCE);
         // Records are freshly allocated by every operator and never mutated after emit.

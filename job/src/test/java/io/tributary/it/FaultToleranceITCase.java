@@ -2,14 +2,6 @@ package io.tributary.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.resource.v1.Resource;
-import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.opentelemetry.proto.trace.v1.ScopeSpans;
-import io.opentelemetry.proto.trace.v1.Span;
 import io.tributary.config.TributaryConfig;
 import io.tributary.schema.SchemaManager;
 import io.tributary.schema.TableEngine;
@@ -21,10 +13,6 @@ import io.tributary.topology.TributaryTopology;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,9 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -62,7 +48,6 @@ class FaultToleranceITCase {
     private static final int RATE = 2_000;
     /** ... and in the memory test, so that buffering what arrives during the stall would show. */
     private static final int STALL_RATE = 10_000;
-    private static final int SPANS_PER_RECORD = 100;
     private static final List<String> RESULTS = new ArrayList<>();
 
     private final SplittableRandom random = new SplittableRandom();
@@ -383,66 +368,8 @@ class FaultToleranceITCase {
         return v.isEmpty() ? 0 : Long.parseLong(v);
     }
 
-    /** Sends records of 100 spans with unique span ids at {@code rate} spans/s; counts acknowledged spans. */
     private void produce(String topic, int seconds, int rate, AtomicLong acked) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, RealServices.kafkaBootstrap());
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "300000");
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "300000");
-        long total = (long) rate * seconds;
-        long start = System.nanoTime();
-        List<java.util.concurrent.Future<?>> pending = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-            for (long sent = 0; sent < total; sent += SPANS_PER_RECORD) {
-                long first = sent;
-                pending.add(producer.send(new ProducerRecord<>(topic, (int) (sent / SPANS_PER_RECORD % 2), null,
-                        spans(first).toByteArray()), (md, e) -> {
-                            if (e == null) {
-                                acked.addAndGet(SPANS_PER_RECORD);
-                            }
-                        }));
-                long due = start + (long) ((sent + SPANS_PER_RECORD) * 1e9 / rate);
-                long wait = due - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                }
-            }
-            producer.flush();
-            for (java.util.concurrent.Future<?> f : pending) {
-                f.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("producing failed", e);
-        }
-    }
-
-    private static ExportTraceServiceRequest spans(long first) {
-        ScopeSpans.Builder ss = ScopeSpans.newBuilder();
-        long now = System.currentTimeMillis() * 1_000_000L;
-        for (int i = 0; i < SPANS_PER_RECORD; i++) {
-            long id = first + i + 1;
-            byte[] spanId = new byte[8];
-            for (int b = 0; b < 8; b++) {
-                spanId[7 - b] = (byte) (id >>> (8 * b));
-            }
-            byte[] traceId = new byte[16];
-            System.arraycopy(spanId, 0, traceId, 8, 8);
-            traceId[0] = 1;
-            ss.addSpans(Span.newBuilder().setTraceId(ByteString.copyFrom(traceId)).setSpanId(ByteString.copyFrom(spanId))
-                    .setName("fault").setStartTimeUnixNano(now).setEndTimeUnixNano(now + 1_000));
-        }
-        return ExportTraceServiceRequest.newBuilder()
-                .addResourceSpans(ResourceSpans.newBuilder()
-                        .setResource(Resource.newBuilder().addAttributes(KeyValue.newBuilder().setKey("service.name")
-                                .setValue(AnyValue.newBuilder().setStringValue("faults"))))
-                        .addScopeSpans(ss))
-                .build();
+        UniqueSpans.produce(topic, 2, (long) rate * seconds, rate, new AtomicBoolean(), acked);
     }
 
     /**
