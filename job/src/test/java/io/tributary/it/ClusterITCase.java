@@ -26,8 +26,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -108,6 +110,21 @@ class ClusterITCase {
                 "flink_jobmanager_job_numberOfCompletedCheckpoints",
                 "flink_jobmanager_job_numberOfFailedCheckpoints");
         assertThat(jm.get("flink_jobmanager_job_numberOfCompletedCheckpoints")).isGreaterThanOrEqualTo(1.0);
+        // every metric the Grafana dashboard in docker/ queries exists under that name
+        Set<String> names = new HashSet<>(names(PROMETHEUS_TM, job));
+        names.addAll(names(PROMETHEUS_JM, job));
+        JsonNode dashboard = JSON.readTree(new File("../docker/grafana/dashboards/tributary.json"));
+        List<String> queried = new ArrayList<>();
+        for (JsonNode panel : dashboard.path("panels")) {
+            for (JsonNode target : panel.path("targets")) {
+                Matcher n = Pattern.compile("\\b(flink_[A-Za-z0-9_]+)").matcher(target.path("expr").asText());
+                while (n.find()) {
+                    queried.add(n.group(1));
+                }
+            }
+        }
+        assertThat(queried).hasSizeGreaterThan(15);
+        assertThat(names).containsAll(queried);
         cancel(job);
 
         // 3. the same jar through the REST API: POST /jars/upload, then /jars/<id>/run
@@ -370,6 +387,20 @@ class ClusterITCase {
 
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)\\{(.*)\\} (\\S+)$");
     private static final Pattern TABLE = Pattern.compile("(?:^|,)table=\"([^\"]*)\"");
+
+    /** The names of the job's metrics on a reporter, histogram quantiles included. */
+    private static Set<String> names(int port, String job) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        Set<String> out = new HashSet<>();
+        for (String line : r.body().split("\n")) {
+            Matcher m = SAMPLE.matcher(line);
+            if (m.matches() && m.group(2).contains("job_id=\"" + job + "\"")) {
+                out.add(m.group(1));
+            }
+        }
+        return out;
+    }
 
     private static Map<String, Double> scrape(int port, String job) throws Exception {
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).GET().build(),
