@@ -107,7 +107,7 @@ resource "kubernetes_manifest" "tributary" {
     }
     spec = {
       image          = var.image
-      flinkVersion   = "v2_2"
+      flinkVersion   = var.flink_version
       serviceAccount = kubernetes_service_account.flink.metadata[0].name
       flinkConfiguration = {
         "taskmanager.numberOfTaskSlots"                             = tostring(var.task_slots)

@@ -29,9 +29,15 @@ variable "install_operator" {
 }
 
 variable "operator_version" {
-  description = "Flink Kubernetes Operator Helm chart version."
+  description = "Flink Kubernetes Operator Helm chart version; one that supports var.flink_version."
   type        = string
   default     = "1.13.0"
+}
+
+variable "flink_version" {
+  description = "FlinkDeployment flinkVersion of the image (Flink 2.2.1): the operator release must know it (its FlinkVersion enum gains a value per Flink minor; check the operator's compatibility matrix)."
+  type        = string
+  default     = "v2_2"
 }
 
 variable "image" {
