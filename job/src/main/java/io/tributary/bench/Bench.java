@@ -5,6 +5,7 @@ import io.tributary.TributaryJob;
 import io.tributary.cli.Args;
 import io.tributary.config.Signal;
 import io.tributary.config.TributaryConfig;
+import io.tributary.config.TributaryOptions;
 import io.tributary.decode.DecodeFunction;
 import io.tributary.decode.Encoding;
 import io.tributary.loadgen.LoadGenerator;
@@ -21,6 +22,7 @@ import io.tributary.sink.Compression;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +35,8 @@ import java.util.Map;
  *   <li>{@code decode [--signal traces|logs|metrics] [--schema map|json] [--records N] [--seconds S]
  *       [--encoding proto|json] [--compression lz4|zstd|none]}: one thread, decode → transform →
  *       RowBinary encode → compress, over loadgen-shaped records of 100 items.
- *   <li>{@code job [--spans N] [--kafka.bootstrap-servers H] [--clickhouse.url U] [--parallelism P]}:
+ *   <li>{@code job [--spans N] [--kafka.bootstrap-servers H] [--clickhouse.url U] [--parallelism P]
+ *       [--sink.delivery at-least-once|exactly-once] [--checkpoint.interval D]}:
  *       produce N spans to a fresh topic, then run the whole job bounded (real Kafka → job →
  *       ClickHouse Null engine) and report spans/s and the process's CPU-seconds per million spans.
  * </ul>
@@ -50,7 +53,8 @@ public final class Bench {
                 decode(Args.parse(rest, "records", "seconds", "encoding", "compression", "schema", "signal"));
                 break;
             case "job":
-                job(Args.parse(rest, "spans", "kafka.bootstrap-servers", "clickhouse.url", "parallelism", "encoding", "schema"));
+                job(Args.parse(rest, "spans", "kafka.bootstrap-servers", "clickhouse.url", "parallelism", "encoding", "schema",
+                        "sink.delivery", "checkpoint.interval"));
                 break;
             default:
                 throw new IllegalArgumentException("bench: use 'bench decode' or 'bench job'");
@@ -144,7 +148,12 @@ public final class Bench {
             "--kafka.bootstrap-servers", bootstrap, "--kafka.topics.traces", topic, "--kafka.group-id", topic,
             "--kafka.bounded", "true", "--kafka.starting-offsets", "earliest", "--parallelism", parallelism,
             "--clickhouse.url", url, "--clickhouse.database", db, "--clickhouse.tables.traces", "otel_traces_null",
-            "--clickhouse.schema", o.getOrDefault("schema", "map")});
+            "--clickhouse.schema", o.getOrDefault("schema", "map"),
+            "--sink.delivery", o.getOrDefault("sink.delivery", "at-least-once"),
+            "--checkpoint.interval", o.getOrDefault("checkpoint.interval", "10s"),
+            // exactly once, each interval's batches go into the checkpoint: file storage, not the JobManager's
+            "--flink.execution.checkpointing.dir",
+            Files.createTempDirectory("tributary-bench-checkpoints").toUri().toString()});
         SchemaManager.create(ClickHouseEndpoint.of(url), config, TableEngine.NULL, null);
         System.out.printf(Locale.ROOT, "bench job: producing %,d spans to %s...%n", spans, topic);
         LoadGenerator.main(new String[] {"--kafka.bootstrap-servers", bootstrap, "--topic", topic, "--rate", "0",
@@ -157,8 +166,9 @@ public final class Bench {
         double secs = (System.nanoTime() - t0) / 1e9;
         double cpu = (os.getProcessCpuTime() - cpu0) / 1e9;
         System.out.printf(Locale.ROOT,
-                "bench job: %,d spans Kafka -> job (parallelism %s) -> ClickHouse Null in %.1f s: %,.0f spans/s,"
+                "bench job: %,d spans Kafka -> job (parallelism %s, %s) -> ClickHouse Null in %.1f s: %,.0f spans/s,"
                         + " %.1f CPU-s per million spans (%.2f core-µs/span; job JVM only, includes Flink start-up)%n",
-                spans, parallelism, secs, spans / secs, cpu * 1e6 / spans, cpu * 1e6 / spans);
+                spans, parallelism, config.get(TributaryOptions.SINK_DELIVERY).id(), secs, spans / secs,
+                cpu * 1e6 / spans, cpu * 1e6 / spans);
     }
 }

@@ -21,6 +21,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -32,6 +33,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +50,8 @@ import java.util.stream.Collectors;
  * uids are the job's state identity across savepoints: they never change once released.
  */
 public final class TributaryTopology {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TributaryTopology.class);
 
     /**
      * The Kafka source; its state is the partitions' offsets. Released in 0.1 when it read only
@@ -147,6 +152,14 @@ public final class TributaryTopology {
         // Aligned barriers keep those rows out.
         env.enableCheckpointing(config.get(CHECKPOINT_INTERVAL).toMillis(),
                 config.get(SINK_DELIVERY) == Delivery.EXACTLY_ONCE ? CheckpointingMode.EXACTLY_ONCE : CheckpointingMode.AT_LEAST_ONCE);
+        if (config.get(SINK_DELIVERY) == Delivery.EXACTLY_ONCE
+                && !env.getConfiguration().getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY).isPresent()) {
+            // The batches of each interval go into the checkpoint; the JobManager's own storage
+            // takes 5 MB per task, so checkpoints would fail beyond a trickle of data.
+            LOG.warn("sink.delivery = exactly-once keeps each checkpoint interval's batches in the checkpoint, but no"
+                    + " execution.checkpointing.dir is set here: checkpoints larger than 5 MB per task will fail."
+                    + " Set it (flink-conf/config.yaml, or --flink.execution.checkpointing.dir) to durable storage.");
+        }
         // Records are freshly allocated by every operator and never mutated after emit.
         env.getConfig().enableObjectReuse();
     }

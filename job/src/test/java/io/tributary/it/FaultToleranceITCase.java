@@ -286,6 +286,7 @@ class FaultToleranceITCase {
                 "--sink.batch.max-age", "500ms",
                 "--sink.batch.max-bytes", "8 mb",
                 "--sink.delivery", delivery.id(),
+                "--flink.execution.checkpointing.dir", Path.of("target", "checkpoints", db).toAbsolutePath().toUri().toString(),
                 "--sink.retry.max-attempts", "1000",
                 "--sink.retry.max-backoff", "2s",
                 "--flink.restart-strategy.type", "exponential-delay",
