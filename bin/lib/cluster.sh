@@ -71,22 +71,6 @@ _cluster_dynamic_properties() {
         "-Dio.tmp.dirs=$_CL_DIR/tmp"
 }
 
-_cluster_marker() { # ROLE
-    printf -- '-Dtributary.cluster=%s/%s' "$_SVC_STATE_DIR" "$1"
-}
-
-_cluster_pid() { # ROLE
-    local pid_file="$_SVC_STATE_DIR/$1/$1.pid" pid
-    [[ -f $pid_file ]] || return 1
-    pid=$(<"$pid_file")
-    if [[ $pid =~ ^[0-9]+$ ]] && _svc_alive "$pid" && _svc_cmdline_has "$pid" "$(_cluster_marker "$1")"; then
-        printf '%s' "$pid"
-        return 0
-    fi
-    rm -f "$pid_file"
-    return 1
-}
-
 _cluster_rest_up() {
     curl -fsS --max-time 2 "http://127.0.0.1:$_CL_REST_PORT/overview" >/dev/null 2>&1
 }
@@ -116,15 +100,15 @@ _cluster_spawn() { # ROLE MAIN_CLASS JM|TM PROMETHEUS_PORT
     params=$(_cluster_resource_params "$kind") || return 1
     jvm=$(sed -n 1p <<<"$params")
     dyn=$(sed -n 2p <<<"$params")
-    log="$_SVC_STATE_DIR/$role/$role.log"
+    log=$(_svc_log_file "$role")
     mkdir -p "$_SVC_STATE_DIR/$role" "$_CL_DIR/tmp" "$_CL_DIR/uploads"
     _svc_rotate_log "$log"
     # shellcheck disable=SC2086 # word splitting of Flink's JVM options and -D list is intended
-    pid=$(_svc_spawn "$log" "$(_svc_java)" $jvm "${JAVA_OPENS[@]}" "$(_cluster_marker "$role")" \
+    pid=$(_svc_spawn "$log" "$(_svc_java)" $jvm "${JAVA_OPENS[@]}" "$(_svc_marker "$role")" \
         "-Dlog.file=$log" "-Dlog4j.configurationFile=$_CL_CONF_DIR/log4j-cluster.properties" \
         -cp "$(<"$_CL_CP_FILE")" "$main" --configDir "$_CL_CONF_DIR" \
         $(_cluster_dynamic_properties) "-Dmetrics.reporter.prom.port=$prom" $dyn) || return 1
-    printf '%s\n' "$pid" >"$_SVC_STATE_DIR/$role/$role.pid"
+    printf '%s\n' "$pid" >"$(_svc_pid_file "$role")"
     printf '%s' "$pid"
 }
 
@@ -136,7 +120,7 @@ cluster_start() {
     fi
     local jm tm started
     started=$(_svc_now_ms)
-    if ! jm=$(_cluster_pid flink-jobmanager); then
+    if ! jm=$(_svc_pid flink-jobmanager 2>/dev/null); then
         _svc_check_port_free jobmanager "$_CL_REST_PORT" TRIBUTARY_FLINK_REST_PORT || return 1
         _svc_check_port_free jobmanager "$_CL_RPC_PORT" TRIBUTARY_FLINK_RPC_PORT || return 1
         _svc_check_port_free jobmanager "$_CL_PROM_JM" TRIBUTARY_FLINK_PROMETHEUS_JM_PORT || return 1
@@ -144,7 +128,7 @@ cluster_start() {
             JM "$_CL_PROM_JM") || return 1
     fi
     _svc_wait_healthy flink-jobmanager "$jm" "$_CLUSTER_START_TIMEOUT" _cluster_rest_up || return 1
-    if ! tm=$(_cluster_pid flink-taskmanager); then
+    if ! tm=$(_svc_pid flink-taskmanager 2>/dev/null); then
         _svc_check_port_free taskmanager "$_CL_PROM_TM" TRIBUTARY_FLINK_PROMETHEUS_TM_PORT || return 1
         tm=$(_cluster_spawn flink-taskmanager org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
             TM "$_CL_PROM_TM") || return 1
@@ -157,29 +141,15 @@ cluster_start() {
 
 cluster_stop() {
     _cluster_settings || return 1
-    local role pid deadline
-    for role in flink-taskmanager flink-jobmanager; do
-        if ! pid=$(_cluster_pid "$role"); then
-            _svc_say "$role: not running"
-            continue
-        fi
-        kill -TERM "$pid" 2>/dev/null || true
-        deadline=$((SECONDS + _CLUSTER_STOP_TIMEOUT))
-        while _svc_alive "$pid" && ((SECONDS < deadline)); do sleep 0.2; done
-        if _svc_alive "$pid"; then
-            _svc_say "$role: pid $pid still running ${_CLUSTER_STOP_TIMEOUT}s after SIGTERM, sending SIGKILL"
-            kill -KILL "$pid" 2>/dev/null || true
-        fi
-        rm -f "$_SVC_STATE_DIR/$role/$role.pid"
-        _svc_say "$role: stopped (pid $pid)"
-    done
+    _svc_stop_one flink-taskmanager "$_CLUSTER_STOP_TIMEOUT" || return 1
+    _svc_stop_one flink-jobmanager "$_CLUSTER_STOP_TIMEOUT"
 }
 
 cluster_status() {
     _cluster_settings || return 1
     local role pid rc=0 overview
     for role in flink-jobmanager flink-taskmanager; do
-        if pid=$(_cluster_pid "$role"); then
+        if pid=$(_svc_pid "$role" 2>/dev/null); then
             _svc_say "$role: running (pid $pid, RSS $(_svc_rss "$pid"))"
         else
             _svc_say "$role: stopped"

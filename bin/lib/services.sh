@@ -135,6 +135,8 @@ _svc_marker() {
     case $1 in
         clickhouse) printf -- '--path=%s/clickhouse/data' "$_SVC_STATE_DIR" ;;
         kafka) printf '%s/kafka/server.properties' "$_SVC_STATE_DIR" ;;
+        # the processes of the local Flink cluster (lib/cluster.sh) carry this system property
+        flink-jobmanager | flink-taskmanager) printf -- '-Dtributary.cluster=%s/%s' "$_SVC_STATE_DIR" "$1" ;;
     esac
 }
 
