@@ -167,7 +167,7 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
     private void seal(Batch b) {
         boolean kept = false;
         try {
-            SealedBatch s = SealedBatch.seal(b, settings.compression());
+            SealedBatch s = SealedBatch.seal(b, settings.compression(), exactlyOnce);
             if (exactlyOnce) {
                 synchronized (sealed) {
                     sealed.add(s);

@@ -52,8 +52,11 @@ public final class SealedBatch {
         this.lengths = lengths;
     }
 
-    /** Compresses an open batch's rows and keeps where each record's rows came from. */
-    static SealedBatch seal(Batch b, Compression compression) {
+    /**
+     * Compresses an open batch's rows and keeps where each record's rows came from; with {@code
+     * checksum} (exactly once, for the {@link #token}) also checksums them, else the checksum is 0.
+     */
+    static SealedBatch seal(Batch b, Compression compression, boolean checksum) {
         int n = b.sources.size();
         String[] topics = new String[n];
         int[] partitions = new int[n];
@@ -68,10 +71,12 @@ public final class SealedBatch {
             offsets[i] = r.offset;
             rowCounts[i] = r.rows;
             lengths[i] = r.data.length;
-            crc.update(r.data);
+            if (checksum) {
+                crc.update(r.data);
+            }
         }
         return new SealedBatch(b.table, compression, compression.compress(b.chunks, b.bytes), (int) b.bytes, b.rows,
-                crc.getValue(), topics, partitions, offsets, rowCounts, lengths);
+                checksum ? crc.getValue() : 0, topics, partitions, offsets, rowCounts, lengths);
     }
 
     /** Number of Kafka records whose rows the batch holds. */

@@ -209,11 +209,11 @@ class ClickHouseSinkWriterTest {
         Batch other = new Batch(0, 0); // a topic deleted and created again: same offsets, other rows
         other.add(new EncodedRows(0, 2, "xq".getBytes(StandardCharsets.US_ASCII), "spans", 3, 41));
         other.add(new EncodedRows(0, 1, "z".getBytes(StandardCharsets.US_ASCII), "spans", 3, 42));
-        String token = SealedBatch.seal(one, Compression.ZSTD).token("db.t");
+        String token = SealedBatch.seal(one, Compression.ZSTD, true).token("db.t");
         assertThat(token).matches("tributary:db\\.t:spans-3@41\\.\\.spans-3@42:2:3:[0-9a-f]{8}");
-        assertThat(SealedBatch.seal(same, Compression.NONE).token("db.t")).isEqualTo(token);
-        assertThat(SealedBatch.seal(other, Compression.ZSTD).token("db.t")).isNotEqualTo(token);
-        assertThat(SealedBatch.seal(one, Compression.ZSTD).token("db.u")).isNotEqualTo(token);
+        assertThat(SealedBatch.seal(same, Compression.NONE, true).token("db.t")).isEqualTo(token);
+        assertThat(SealedBatch.seal(other, Compression.ZSTD, true).token("db.t")).isNotEqualTo(token);
+        assertThat(SealedBatch.seal(one, Compression.ZSTD, true).token("db.u")).isNotEqualTo(token);
     }
 
     @Test
