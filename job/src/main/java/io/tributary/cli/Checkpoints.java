@@ -1,5 +1,10 @@
 package io.tributary.cli;
 
+import org.apache.flink.runtime.checkpoint.OperatorState;
+import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -57,7 +62,28 @@ final class Checkpoints {
         }
         Path newest = metadata.get(0).getParent();
         deleteJobs(root, newest.getParent());
+        if (endOfBoundedRun(newest)) {
+            // A bounded run's final checkpoint: every source had read to its end. Restored, its
+            // sources would be deployed as finished and read nothing, whatever this run asks.
+            System.err.println("tributary: the newest checkpoint, " + newest + ", is the end of a bounded run that"
+                    + " read everything; starting from the consumer group's committed offsets instead");
+            deleteJobs(root, null);
+            return null;
+        }
         return newest;
+    }
+
+    /**
+     * True when the checkpoint was taken after some operator had finished in all its subtasks:
+     * with this topology only a bounded run's sources do, so it is that run's final checkpoint.
+     */
+    static boolean endOfBoundedRun(Path checkpoint) throws IOException {
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(
+                Files.newInputStream(checkpoint.resolve("_metadata"))))) {
+            CheckpointMetadata m = org.apache.flink.runtime.checkpoint.Checkpoints.loadCheckpointMetadata(
+                    in, Checkpoints.class.getClassLoader(), checkpoint.toString());
+            return m.getOperatorStates().stream().anyMatch(OperatorState::isFullyFinished);
+        }
     }
 
     /**

@@ -72,6 +72,8 @@ public final class TributaryOptions {
             new Option<>("clickhouse.create-schema", false, "Create the database and tables (MergeTree, as the exporter does) at start if missing", Options::bool);
     public static final Option<Delivery> SINK_DELIVERY =
             new Option<>("sink.delivery", Delivery.AT_LEAST_ONCE, "at-least-once | exactly-once: exactly-once inserts each checkpoint's batches once it completes, with deduplication tokens (tables need a deduplication window)", Delivery::parse);
+    public static final Option<Long> SINK_EXACTLY_ONCE_MAX_BYTES_PER_CHECKPOINT =
+            new Option<>("sink.exactly-once.max-bytes-per-checkpoint", 128L << 20, "Exactly once: Kafka record bytes each source subtask reads past the last completed checkpoint before it pauses until the next one completes; bounds the batches a checkpoint holds", Options::positiveBytes);
     public static final Option<Integer> SINK_BATCH_MAX_ROWS =
             new Option<>("sink.batch.max-rows", 100_000, "A batch is sent when it holds this many rows", Options::positiveInt);
     public static final Option<Long> SINK_BATCH_MAX_BYTES =
@@ -125,6 +127,7 @@ public final class TributaryOptions {
                     CLICKHOUSE_SCHEMA,
                     CLICKHOUSE_CREATE_SCHEMA,
                     SINK_DELIVERY,
+                    SINK_EXACTLY_ONCE_MAX_BYTES_PER_CHECKPOINT,
                     SINK_BATCH_MAX_ROWS,
                     SINK_BATCH_MAX_BYTES,
                     SINK_BATCH_MAX_AGE,

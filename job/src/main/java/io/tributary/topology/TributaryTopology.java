@@ -7,6 +7,9 @@ import io.tributary.config.TributaryConfig;
 import io.tributary.decode.DecodeFunction;
 import io.tributary.kafka.DeadLetter;
 import io.tributary.kafka.DeadLetterSerializer;
+import io.tributary.kafka.EndOffsets;
+import io.tributary.kafka.ResumableKafkaSource;
+import io.tributary.kafka.StopPolicy;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.kafka.SourceRecordDeserializer;
 import io.tributary.schema.OtelTable;
@@ -33,6 +36,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +44,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -164,10 +169,13 @@ public final class TributaryTopology {
         env.getConfig().enableObjectReuse();
     }
 
-    /** The Kafka source of every running signal's topic. */
-    public static KafkaSource<SourceRecord> kafkaSource(TributaryConfig config) {
-        String pattern =
-                config.topics().keySet().stream().map(Pattern::quote).collect(Collectors.joining("|"));
+    /**
+     * The Kafka source of every running signal's topic. Bounded ({@code kafka.bounded}), it reads
+     * where the topics end now, and the run stops there whatever state it starts from.
+     */
+    public static ResumableKafkaSource kafkaSource(TributaryConfig config) {
+        Set<String> topics = config.topics().keySet();
+        String pattern = topics.stream().map(Pattern::quote).collect(Collectors.joining("|"));
         KafkaSourceBuilder<SourceRecord> b =
                 KafkaSource.<SourceRecord>builder()
                         .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
@@ -192,10 +200,17 @@ public final class TributaryTopology {
             default:
                 b.setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST));
         }
+        StopPolicy stops = StopPolicy.unbounded();
         if (config.get(KAFKA_BOUNDED)) {
-            b.setBounded(OffsetsInitializer.latest());
+            Map<TopicPartition, Long> end = EndOffsets.latest(config.get(KAFKA_BOOTSTRAP_SERVERS),
+                    config.kafkaPropertiesMap(), topics);
+            LOG.info("kafka.bounded: this run stops where the topics end now: {}", end);
+            stops = StopPolicy.at(end);
+            b.setBounded(OffsetsInitializer.offsets(end, OffsetResetStrategy.EARLIEST));
         }
-        return b.build();
+        long budget = config.get(SINK_DELIVERY) == Delivery.EXACTLY_ONCE
+                ? config.get(SINK_EXACTLY_ONCE_MAX_BYTES_PER_CHECKPOINT) : 0;
+        return new ResumableKafkaSource(b.build(), topics, stops, budget);
     }
 
     /** The ClickHouse sink writing the tables of the signals that run. */

@@ -120,45 +120,23 @@ class FaultToleranceITCase {
                 "--flink.rest.port", "0");
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()),
                 TributaryConfig.fromArgs(args.subList(1, args.size()).toArray(new String[0])), TableEngine.MERGE_TREE, null);
-        Process[] job = {startJob(args, "kill-1-" + delivery.id())};
-        Thread reaper = new Thread(() -> job[0].destroyForcibly()); // never outlive the test JVM
-        Runtime.getRuntime().addShutdownHook(reaper);
+        JobProcess[] job = {JobProcess.start("fault-kill-1-" + delivery.id(), args)};
         try (FaultProxy proxied = slow) {
             Outcome o = measure("job process killed (kill -9) and run again", delivery, topic, db, 40, RATE, proxied, (proxy, t0) -> {
                 Thread.sleep(8_000 + random.nextInt(6_000));
-                job[0].destroyForcibly().waitFor(); // SIGKILL: no flush, no goodbye
+                job[0].kill(); // SIGKILL: no flush, no goodbye
                 Thread.sleep(2_000);
-                job[0] = startJob(args, "kill-2-" + delivery.id());
+                job[0] = JobProcess.start("fault-kill-2-" + delivery.id(), args);
                 return System.nanoTime();
             });
             o.check(delivery);
-            assertThat(Files.readString(Path.of("target", "fault-job-kill-2-" + delivery.id() + ".log")))
+            assertThat(job[0].log())
                     .as("the second run resumes from the first one's last checkpoint")
                     .contains("tributary: resuming from file:");
         } finally {
-            job[0].destroyForcibly().waitFor();
-            Runtime.getRuntime().removeShutdownHook(reaper);
+            job[0].close();
             RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
         }
-    }
-
-    /** Starts {@code bin/tributary run}'s Java side as its own process, as the command does. */
-    private static Process startJob(List<String> args, String logName) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-Dlog4j.configurationFile=" + new File("../flink-conf/log4j-local.properties").getCanonicalPath());
-        cmd.add("-cp");
-        cmd.add(new File("target/classes").getCanonicalPath() + File.pathSeparator
-                + Files.readString(Path.of("target", "local-classpath.txt")).strip());
-        cmd.add("io.tributary.cli.Tributary");
-        cmd.addAll(args);
-        File log = new File("target", "fault-job-" + logName + ".log");
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
     }
 
     @ParameterizedTest

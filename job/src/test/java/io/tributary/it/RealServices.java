@@ -83,6 +83,24 @@ final class RealServices {
         }
     }
 
+    /** Sends every value to one partition and waits for all acknowledgements. */
+    static void produceTo(String topic, int partition, List<byte[]> values) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
+            for (byte[] v : values) {
+                acks.add(producer.send(new ProducerRecord<>(topic, partition, null, v)));
+            }
+            for (java.util.concurrent.Future<?> f : acks) {
+                f.get();
+            }
+        }
+    }
+
     /** Every record of partition 0 of {@code topic}, from the beginning to the current end. */
     static List<ConsumerRecord<byte[], byte[]>> consumeAll(String topic) {
         Properties p = new Properties();

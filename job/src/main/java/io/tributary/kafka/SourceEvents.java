@@ -1,0 +1,30 @@
+package io.tributary.kafka;
+
+import org.apache.flink.api.connector.source.SourceEvent;
+
+/**
+ * What a {@link ResumableKafkaReader} and its enumerator tell each other when a bounded reader has
+ * read everything: the reader's task is about to finish, and a finished task keeps no state, so
+ * the reader hands the positions of its splits to the enumerator, whose state outlives it, before
+ * it lets its task end.
+ */
+final class SourceEvents {
+
+    private SourceEvents() {}
+
+    /** Reader to enumerator: every split of mine is finished; keep these positions for a later run. */
+    static final class HandBack implements SourceEvent {
+        private static final long serialVersionUID = 1L;
+
+        final Positions positions;
+
+        HandBack(Positions positions) {
+            this.positions = positions;
+        }
+    }
+
+    /** Enumerator to reader: your positions are in my state now; you may finish. */
+    static final class HandBackRecorded implements SourceEvent {
+        private static final long serialVersionUID = 1L;
+    }
+}
