@@ -15,6 +15,7 @@ import io.tributary.schema.SchemaManager;
 import io.tributary.schema.TableEngine;
 import io.tributary.schema.OtelTable;
 import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.TableLayouts;
 import io.tributary.sink.TableRows;
 import io.tributary.sink.ClickHouseEndpoint;
 import io.tributary.sink.Compression;
@@ -76,8 +77,9 @@ public final class Bench {
             Message r = signal == Signal.TRACES ? shape.next(t) : signal == Signal.LOGS ? shape.nextLogs(t) : shape.nextMetrics(t);
             input.add(json ? OtlpJsonWriter.write(r) : r.toByteArray());
         }
-        DecodeFunction.RecordTranscoder transcoder = DecodeFunction.transcoder(signal, Encoding.AUTO, flavor);
-        TableRows out = new TableRows();
+        TableLayouts layouts = TableLayouts.canonical(flavor);
+        DecodeFunction.RecordTranscoder transcoder = DecodeFunction.transcoder(signal, Encoding.AUTO, layouts);
+        TableRows out = new TableRows(layouts);
         List<List<byte[]>> batches = new ArrayList<>();
         long[] batchBytes = new long[OtelTable.values().length];
         for (int t = 0; t < batchBytes.length; t++) {

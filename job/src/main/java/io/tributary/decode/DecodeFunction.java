@@ -7,7 +7,12 @@ import io.tributary.config.Signal;
 import io.tributary.kafka.DeadLetter;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.metrics.DecodeMetrics;
+import io.tributary.schema.OtelTable;
 import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.TableCatalog;
+import io.tributary.schema.TableLayout;
+import io.tributary.schema.TableLayouts;
+import io.tributary.schema.TableMismatchException;
 import io.tributary.sink.EncodedRows;
 import io.tributary.sink.TableRows;
 import io.tributary.transcode.InvalidOtlpException;
@@ -24,6 +29,7 @@ import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -45,6 +51,8 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
     private final Map<String, Signal> topics;
     private final Encoding encoding;
     private final SchemaFlavor flavor;
+    private final TableCatalog catalog;
+    private final EnumMap<OtelTable, String> tables;
 
     private transient Map<String, Decoder> decoders;
     private transient TableRows rows;
@@ -53,28 +61,60 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
      * @param topics the signal of each topic the source reads
      * @param encoding how record values are encoded
      * @param flavor the tables' schema flavour
+     * @param catalog where the tables' columns are read when the operator opens
+     * @param tables the names of the tables of the signals that run
      */
-    public DecodeFunction(Map<String, Signal> topics, Encoding encoding, SchemaFlavor flavor) {
+    public DecodeFunction(Map<String, Signal> topics, Encoding encoding, SchemaFlavor flavor, TableCatalog catalog,
+            Map<OtelTable, String> tables) {
         this.topics = new HashMap<>(topics);
         this.encoding = encoding;
         this.flavor = flavor;
+        this.catalog = catalog;
+        this.tables = new EnumMap<>(OtelTable.class);
+        this.tables.putAll(tables);
     }
 
     /** A signal's transcoder and metrics. */
     private record Decoder(Signal signal, RecordTranscoder transcoder, DecodeMetrics metrics) {}
 
     @Override
-    public void open(OpenContext openContext) {
+    public void open(OpenContext openContext) throws IOException {
         MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("tributary");
+        TableLayouts layouts = layouts();
         Map<Signal, Decoder> bySignal = new EnumMap<>(Signal.class);
         decoders = new HashMap<>();
         for (Map.Entry<String, Signal> e : topics.entrySet()) {
             Signal s = e.getValue();
             Decoder d = bySignal.computeIfAbsent(s, x -> new Decoder(
-                    x, transcoder(x, encoding, flavor), new DecodeMetrics(group.addGroup("signal", x.id()))));
+                    x, transcoder(x, encoding, layouts), new DecodeMetrics(group.addGroup("signal", x.id()))));
             decoders.put(e.getKey(), d);
         }
-        rows = new TableRows();
+        rows = new TableRows(layouts);
+    }
+
+    /**
+     * The tables as the server has them now (a restarted task reads them again), so rows are
+     * encoded in each table's columns and types. When the server cannot be asked, the tables as
+     * {@code schema create} makes them: ClickHouse checks every INSERT's column names and types,
+     * so rows that do not fit are refused, never stored in the wrong columns.
+     */
+    private TableLayouts layouts() throws IOException {
+        TableLayouts layouts;
+        try {
+            layouts = TableLayouts.read(catalog, flavor, tables);
+        } catch (TableMismatchException e) {
+            throw e;
+        } catch (IOException e) {
+            LOG.warn("Cannot read the tables' columns ({}); writing them as `schema create` makes them", e.getMessage());
+            return TableLayouts.canonical(flavor);
+        }
+        for (OtelTable t : tables.keySet()) {
+            TableLayout<?> l = layouts.of(t);
+            if (!l.skipped().isEmpty()) {
+                LOG.warn("{} lacks columns the job writes, which it leaves out: {}", l.table(), l.skipped());
+            }
+        }
+        return layouts;
     }
 
     @Override
@@ -113,25 +153,25 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
         void transcode(byte[] value, TableRows out) throws Exception;
     }
 
-    /** The decoder and transcoder of {@code signal}, for one task. */
-    public static RecordTranscoder transcoder(Signal signal, Encoding encoding, SchemaFlavor flavor) {
+    /** The decoder and transcoder of {@code signal}, for one task, writing rows in {@code layouts}. */
+    public static RecordTranscoder transcoder(Signal signal, Encoding encoding, TableLayouts layouts) {
         switch (signal) {
             case TRACES: {
                 OtlpDecoder<ExportTraceServiceRequest> d =
                         new OtlpDecoder<>(encoding, ExportTraceServiceRequest.getDefaultInstance());
-                TracesTranscoder t = new TracesTranscoder(flavor);
+                TracesTranscoder t = new TracesTranscoder(layouts.traces());
                 return (value, out) -> t.transcode(d.decode(value), out);
             }
             case LOGS: {
                 OtlpDecoder<ExportLogsServiceRequest> d =
                         new OtlpDecoder<>(encoding, ExportLogsServiceRequest.getDefaultInstance());
-                LogsTranscoder t = new LogsTranscoder(flavor);
+                LogsTranscoder t = new LogsTranscoder(layouts.logs());
                 return (value, out) -> t.transcode(d.decode(value), out);
             }
             default: {
                 OtlpDecoder<ExportMetricsServiceRequest> d =
                         new OtlpDecoder<>(encoding, ExportMetricsServiceRequest.getDefaultInstance());
-                MetricsTranscoder t = new MetricsTranscoder(flavor);
+                MetricsTranscoder t = new MetricsTranscoder(layouts);
                 return (value, out) -> t.transcode(d.decode(value), out);
             }
         }

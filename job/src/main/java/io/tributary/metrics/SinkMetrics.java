@@ -28,6 +28,11 @@ public final class SinkMetrics {
     public final Counter bytesCompressed;
     /** INSERT attempts that failed and were retried. */
     public final Counter retries;
+    /**
+     * Rows of exactly-once INSERTs that ClickHouse reported as not written, taken for repeats it
+     * dropped (ClickHouse 26.7 reports a dropped repeat's rows as written, so there this stays 0).
+     */
+    public final Counter rowsDeduplicated;
     /** Records whose rows ClickHouse refused for good, set aside (to the dead-letter topic). */
     public final Counter deadLetters;
     private final Histogram insertLatencyMs;
@@ -50,6 +55,7 @@ public final class SinkMetrics {
         bytesCompressed = group.counter("bytesCompressed", new ThreadSafeSimpleCounter());
         retries = group.counter("insertRetries", new ThreadSafeSimpleCounter());
         deadLetters = group.counter("deadLetters", new ThreadSafeSimpleCounter());
+        rowsDeduplicated = group.counter("rowsDeduplicated", new ThreadSafeSimpleCounter());
         insertLatencyMs = group.histogram("insertLatencyMs", new DescriptiveStatisticsHistogram(1000));
         batchRows = group.histogram("batchRows", new DescriptiveStatisticsHistogram(1000));
         group.gauge("rowsBuffered", rowsBuffered::get);

@@ -54,6 +54,14 @@ public final class RowBinaryWriter {
         writeUInt8(v ? 1 : 0);
     }
 
+    /** {@code Int16} / {@code UInt16}: two bytes little-endian. */
+    public void writeInt16(int v) {
+        ensure(2);
+        buf[pos] = (byte) v;
+        buf[pos + 1] = (byte) (v >>> 8);
+        pos += 2;
+    }
+
     /** {@code Int32} / {@code UInt32}: four bytes little-endian. */
     public void writeInt32(int v) {
         ensure(4);

@@ -78,7 +78,7 @@ public final class MetricsSchema {
                 .column(float64("Value", ZSTD, MetricRow::value))
                 .column(uint32("Flags", ZSTD, MetricRow::flags))
                 .column(exemplars(f))
-                .column(int32("AggregationTemporality", ZSTD, MetricRow::aggregationTemporality))
+                .column(int32("AggregationTemporality", ZSTD, MetricRow::aggregationTemporality).formerly("AggTemp"))
                 .column(bool("IsMonotonic", DELTA_ZSTD, MetricRow::isMonotonic)), f);
     }
 
@@ -92,7 +92,7 @@ public final class MetricsSchema {
                 .column(uint32("Flags", ZSTD, MetricRow::flags))
                 .column(float64("Min", ZSTD, MetricRow::histogramMin))
                 .column(float64("Max", ZSTD, MetricRow::histogramMax))
-                .column(int32("AggregationTemporality", ZSTD, MetricRow::aggregationTemporality)), f);
+                .column(int32("AggregationTemporality", ZSTD, MetricRow::aggregationTemporality).optional()), f);
     }
 
     private static TableSchema<MetricRow> exponentialHistogram0(SchemaFlavor f) {
@@ -109,7 +109,7 @@ public final class MetricsSchema {
                 .column(uint32("Flags", ZSTD, MetricRow::flags))
                 .column(float64("Min", ZSTD, MetricRow::exponentialMin))
                 .column(float64("Max", ZSTD, MetricRow::exponentialMax))
-                .column(int32("AggregationTemporality", ZSTD, MetricRow::aggregationTemporality)), f);
+                .column(int32("AggregationTemporality", ZSTD, MetricRow::aggregationTemporality).optional()), f);
     }
 
     private static TableSchema<MetricRow> summary0(SchemaFlavor f) {
@@ -135,7 +135,7 @@ public final class MetricsSchema {
                 .columns(attributes("ScopeAttributes", ZSTD, f, MetricRow::scopeAttributes))
                 .column(uint32("ScopeDroppedAttrCount", ZSTD, MetricRow::scopeDroppedAttrCount))
                 .column(string("ScopeSchemaUrl", ZSTD, MetricRow::scopeSchemaUrl))
-                .column(lowCardinalityString("ServiceName", ZSTD, MetricRow::serviceName))
+                .column(lowCardinalityString("ServiceName", ZSTD, MetricRow::serviceName).optional())
                 .column(lowCardinalityString("MetricName", ZSTD, MetricRow::metricName))
                 .column(string("MetricDescription", ZSTD, MetricRow::metricDescription))
                 .column(string("MetricUnit", ZSTD, MetricRow::metricUnit))

@@ -1,7 +1,5 @@
 package io.tributary.schema;
 
-import io.tributary.rowbinary.RowBinaryWriter;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +20,7 @@ public final class TableSchema<R> {
     private final String orderBy;
     private final String ttlTimeExpression;
     private final String settings;
-    private final List<ColumnWriter<R>> writers;
+    private final List<Field<R>> fields;
     private final List<String> insertColumns;
 
     private TableSchema(Builder<R> b) {
@@ -33,15 +31,13 @@ public final class TableSchema<R> {
         this.orderBy = b.orderBy;
         this.ttlTimeExpression = b.ttlTimeExpression;
         this.settings = b.settings;
-        List<ColumnWriter<R>> w = new ArrayList<>();
+        List<Field<R>> fs = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (Column<R> c : columns) {
-            if (c.isWritten()) {
-                w.add(c.writer());
-                names.addAll(c.insertNames());
-            }
+            fs.addAll(c.fields());
+            names.addAll(c.insertNames());
         }
-        this.writers = List.copyOf(w);
+        this.fields = List.copyOf(fs);
         this.insertColumns = List.copyOf(names);
     }
 
@@ -53,19 +49,21 @@ public final class TableSchema<R> {
         return columns;
     }
 
-    /** The column names of the INSERT, in the order {@link #writeRow} encodes them. */
+    /** The column names of the INSERT of a table as {@code schema create} makes it, in DDL order. */
     public List<String> insertColumns() {
         return insertColumns;
     }
 
-    /** Appends one row in RowBinary. */
-    public void writeRow(R row, RowBinaryWriter out) {
-        for (int i = 0, n = writers.size(); i < n; i++) {
-            writers.get(i).write(row, out);
-        }
+    /** What the INSERT writes, in DDL order: each column's fields ({@link TableLayout} picks from them). */
+    public List<Field<R>> fields() {
+        return fields;
     }
 
-    /** {@code INSERT INTO `db`.`table` (cols) FORMAT RowBinary}. */
+    /**
+     * {@code INSERT INTO `db`.`table` (cols) FORMAT RowBinary} with every written column of a
+     * table as {@code schema create} makes it: how release 0.1 inserted, which the exactly-once
+     * batches in its checkpoints need.
+     */
     public String insertSql(String database, String table) {
         StringBuilder sb = new StringBuilder(512);
         sb.append("INSERT INTO ").append(Sql.qualified(database, table)).append(" (");

@@ -52,29 +52,40 @@ final class BatchInserter implements AutoCloseable {
                 settings.kafkaBootstrap(), settings.kafkaProperties(), settings.deadLetterTopic());
         this.tokens = settings.delivery() == Delivery.EXACTLY_ONCE;
         Map<String, String> query = new HashMap<>(settings.insertSettings());
+        // Pinned, whatever the user's settings profile says. The data's header names the columns
+        // and their types: ClickHouse maps the columns by name, checks each type against the
+        // table's, refuses a column the table lacks, and fills the columns left out with their
+        // defaults; no row is skipped as bad. And an INSERT returns once its rows are stored.
+        query.put("input_format_with_names_use_header", "1");
+        query.put("input_format_with_types_use_header", "1");
+        query.put("input_format_skip_unknown_fields", "0");
+        query.put("input_format_defaults_for_omitted_fields", "1");
+        query.put("input_format_allow_errors_num", "0");
+        query.put("input_format_allow_errors_ratio", "0");
+        query.put("wait_for_async_insert", "1");
+        query.put("async_insert", "0");
         if (tokens) {
-            // Pinned, whatever the user's profile says: a synchronous INSERT deduplicated by its
-            // token, and the rows a materialized view derives from it deduplicated with it.
+            // A synchronous INSERT deduplicated by its token, and the rows a materialized view
+            // derives from it deduplicated with it.
             query.put("insert_deduplicate", "1");
-            query.put("async_insert", "0");
             query.put("deduplicate_blocks_in_dependent_materialized_views", "1");
         }
         this.isolationSettings = Map.copyOf(query);
         if (settings.asyncInsert()) {
             query.put("async_insert", "1");
-            query.put("wait_for_async_insert", "1");
         }
         this.querySettings = Map.copyOf(query);
     }
 
     /** Writes the batch (without the records whose rows ClickHouse refuses for good). */
     void write(SealedBatch b) throws IOException, InterruptedException {
-        String token = tokens ? b.token(table(b)) : null;
+        String token = !tokens ? null
+                : b.legacy() ? b.legacyToken(settings.database() + "." + settings.tables().get(b.table).name()) : b.token;
         try {
             insert(b, b.body, b.rows, b.rawBytes, querySettings, token);
         } catch (ClickHouseException e) { // refused for good (retryable ones come out as IOException)
             if (!ClickHouseErrors.isAboutTheRows(e.errorCode())) {
-                throw new IOException("INSERT of " + b.rows + " rows into " + table(b) + " refused: " + e.getMessage(), e);
+                throw refused(b, b.rows, e);
             }
             // Some record's rows are refused for good: find which, write the rest, then set them aside.
             LOG.warn("INSERT into {} refused ({}); looking for the records it is about", table(b), e.getMessage());
@@ -91,6 +102,16 @@ final class BatchInserter implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** A permanent refusal, saying what it means when the rows and the table's columns disagree. */
+    private IOException refused(SealedBatch b, int rows, ClickHouseException e) {
+        String why = ClickHouseErrors.isAboutTheColumns(e.errorCode())
+                ? " (the table's columns are not those the rows were encoded in: the table changed after the job read"
+                        + " its columns, or the batch comes from a checkpoint taken before it changed; the job reads the"
+                        + " columns again when it restarts)"
+                : "";
+        return new IOException("INSERT of " + rows + " rows into " + table(b) + " refused" + why + ": " + e.getMessage(), e);
     }
 
     /** Forgets which records were dead-lettered (once their batches are all written). */
@@ -112,13 +133,13 @@ final class BatchInserter implements AutoCloseable {
             }
             int rows = b.rows(half[0], half[1]);
             long bytes = b.bytes(half[0], half[1]);
-            byte[] body = b.compression.compress(chunks.subList(half[0], half[1]), bytes);
+            byte[] body = b.body(chunks.subList(half[0], half[1]), bytes);
             try {
                 // not async: a refusal must be about these rows only
                 insert(b, body, rows, bytes, isolationSettings, token == null ? null : token + "/" + half[0] + "-" + half[1]);
             } catch (ClickHouseException e) {
                 if (!ClickHouseErrors.isAboutTheRows(e.errorCode())) {
-                    throw new IOException("INSERT of " + rows + " rows into " + table(b) + " refused: " + e.getMessage(), e);
+                    throw refused(b, rows, e);
                 }
                 if (half[1] - half[0] == 1) {
                     refused.add(half[0]);
@@ -147,12 +168,22 @@ final class BatchInserter implements AutoCloseable {
             q.put("insert_deduplication_token", token);
             query = q;
         }
-        String sql = settings.insertSql().get(b.table);
+        String sql = b.legacy() ? settings.legacyInsertSql(b.table) : settings.insertSql(b.table);
         long backoff = settings.retryInitialBackoff().toMillis();
         for (int attempt = 1; ; attempt++) {
             long start = System.nanoTime();
             try {
-                client.insert(sql, query, body, b.compression);
+                long written = client.insert(sql, query, body, b.compression);
+                if (written < rows) {
+                    if (token == null) {
+                        // Nothing here drops rows (errors are not allowed, there is no token):
+                        // the reply is not what it claims. Sending again is safe at least once.
+                        throw new ClickHouseException("ClickHouse answered that it wrote " + written + " of " + rows
+                                + " rows (X-ClickHouse-Summary)", 200, -1, true);
+                    }
+                    // part of a batch sent before was recognised as a repeat
+                    metrics.rowsDeduplicated.inc(rows - written);
+                }
                 long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
                 metrics.sent(b.table, rows, bytes, body.length, ms);
                 return;
@@ -196,7 +227,7 @@ final class BatchInserter implements AutoCloseable {
     }
 
     private String table(SealedBatch b) {
-        return settings.database() + "." + settings.tableNames().get(b.table);
+        return settings.qualified(b.table);
     }
 
     @Override

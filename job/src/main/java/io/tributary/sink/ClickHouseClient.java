@@ -9,6 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A minimal client for ClickHouse's HTTP interface (https://clickhouse.com/docs/interfaces/http):
@@ -46,15 +48,29 @@ public final class ClickHouseClient implements InsertClient {
      * @throws IOException when the connection fails
      */
     @Override
-    public void insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
+    public long insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
             throws IOException, InterruptedException {
         HttpRequest.Builder req =
                 request(sql, settings).POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (compression.contentEncoding() != null) {
             req.header("Content-Encoding", compression.contentEncoding());
         }
-        send(req.build());
+        HttpResponse<String> resp = exchange(req.build());
+        // ClickHouse sends the summary of every query; a 200 without it comes from something else
+        // (a proxy answering for an absent server), and says nothing about the rows.
+        String summary = resp.headers().firstValue("X-ClickHouse-Summary").orElse(null);
+        if (summary == null) {
+            throw new ClickHouseException("HTTP 200 without X-ClickHouse-Summary: the reply does not come from ClickHouse"
+                    + " (a proxy?), so the INSERT may not have been stored", 200, -1, true);
+        }
+        Matcher m = WRITTEN_ROWS.matcher(summary);
+        if (!m.find()) {
+            throw new ClickHouseException("X-ClickHouse-Summary without written_rows: " + summary, 200, -1, true);
+        }
+        return Long.parseLong(m.group(1));
     }
+
+    private static final Pattern WRITTEN_ROWS = Pattern.compile("\"written_rows\"\\s*:\\s*\"?(\\d+)");
 
     /** Runs a statement that returns nothing (DDL). */
     public void execute(String sql) throws IOException, InterruptedException {
@@ -87,10 +103,15 @@ public final class ClickHouseClient implements InsertClient {
     }
 
     private String send(HttpRequest request) throws IOException, InterruptedException {
+        return exchange(request).body();
+    }
+
+    /** The reply to a request, or the server's refusal as a {@link ClickHouseException}. */
+    private HttpResponse<String> exchange(HttpRequest request) throws IOException, InterruptedException {
         HttpResponse<String> resp = http.send(request, HttpResponse.BodyHandlers.ofString());
         int status = resp.statusCode();
         if (status == 200) {
-            return resp.body();
+            return resp;
         }
         int code =
                 resp.headers()

@@ -5,8 +5,8 @@ import java.util.Set;
 /**
  * Which ClickHouse errors are worth retrying: the transient ones (overload, timeouts, network,
  * memory pressure, too many parts, replica and keeper trouble). Everything else the server
- * reports — unknown table or column, type mismatch, parse errors, authentication — is
- * permanent: resending the same bytes cannot succeed. Codes from ClickHouse's
+ * reports — unknown table or column, type mismatch, parse errors, authentication, permissions
+ * (READONLY, ACCESS_DENIED) — is permanent: resending the same bytes cannot succeed. Codes from ClickHouse's
  * src/Common/ErrorCodes.cpp.
  */
 final class ClickHouseErrors {
@@ -17,7 +17,6 @@ final class ClickHouseErrors {
                     32, // ATTEMPT_TO_READ_AFTER_EOF
                     33, // CANNOT_READ_ALL_DATA
                     159, // TIMEOUT_EXCEEDED
-                    164, // READONLY
                     202, // TOO_MANY_SIMULTANEOUS_QUERIES
                     203, // NO_FREE_CONNECTION
                     209, // SOCKET_TIMEOUT
@@ -51,7 +50,24 @@ final class ClickHouseErrors {
                     469 // VIOLATED_CONSTRAINT
                     );
 
+    /**
+     * Errors that say the data's columns and the table's disagree: with the header that names
+     * every column and its type, a changed or dropped column comes out as one of these.
+     */
+    private static final Set<Integer> ABOUT_THE_COLUMNS =
+            Set.of(
+                    16, // NO_SUCH_COLUMN_IN_TABLE
+                    47, // UNKNOWN_IDENTIFIER
+                    53, // TYPE_MISMATCH
+                    117 // INCORRECT_DATA ("Type of 'x' must be ...", "Unknown field found in format header")
+                    );
+
     private ClickHouseErrors() {}
+
+    /** True when a permanent error says the rows' columns are not the table's. */
+    static boolean isAboutTheColumns(int errorCode) {
+        return ABOUT_THE_COLUMNS.contains(errorCode);
+    }
 
     /** True when a permanent error is about some rows' values (see {@link #ABOUT_THE_ROWS}). */
     static boolean isAboutTheRows(int errorCode) {

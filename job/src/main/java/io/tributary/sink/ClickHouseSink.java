@@ -1,7 +1,6 @@
 package io.tributary.sink;
 
 import io.tributary.metrics.SinkMetrics;
-import io.tributary.schema.OtelTable;
 import io.tributary.schema.Sql;
 
 import org.apache.flink.api.connector.sink2.Committer;
@@ -68,7 +67,7 @@ public class ClickHouseSink implements Sink<EncodedRows> {
             return new ClickHouseCommitter(
                     settings,
                     new ClickHouseClient(settings.endpoint(), settings.requestTimeout()),
-                    new SinkMetrics(context.metricGroup().addGroup("tributary"), settings.tableNames()),
+                    new SinkMetrics(context.metricGroup().addGroup("tributary"), settings.metricTableNames()),
                     context.getTaskInfo().getIndexOfThisSubtask());
         }
 
@@ -91,7 +90,7 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                 settings,
                 client,
                 context.getProcessingTimeService(),
-                new SinkMetrics(context.metricGroup().addGroup("tributary"), settings.tableNames()),
+                new SinkMetrics(context.metricGroup().addGroup("tributary"), settings.metricTableNames()),
                 context.getTaskInfo().getIndexOfThisSubtask());
     }
 
@@ -127,16 +126,16 @@ public class ClickHouseSink implements Sink<EncodedRows> {
         List<String> noWindow = new ArrayList<>();
         Map<String, String> defaultWindows = new HashMap<>();
         try {
-            for (int t = 0; t < settings.tableNames().size(); t++) {
-                String name = settings.tableNames().get(t);
-                if (name.isEmpty()) {
+            for (SinkTable t : settings.tables()) {
+                if (!t.running()) {
                     continue;
                 }
+                String name = t.name();
                 String[] table = client.query("SELECT engine, engine_full FROM system.tables WHERE database = "
                         + Sql.string(settings.database()) + " AND name = " + Sql.string(name) + " FORMAT TSVRaw")
                         .strip().split("\t", 2);
                 if (table[0].isEmpty()) {
-                    missing.add(OtelTable.values()[t].nameOption().key() + " = " + name);
+                    missing.add(t.kind().nameOption().key() + " = " + name);
                     continue;
                 }
                 if (settings.delivery() != Delivery.EXACTLY_ONCE) {

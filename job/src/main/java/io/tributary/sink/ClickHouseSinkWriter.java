@@ -59,7 +59,7 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         this.time = time;
         this.metrics = metrics;
         this.exactlyOnce = settings.delivery() == Delivery.EXACTLY_ONCE;
-        this.open = new Batch[settings.insertSql().size()];
+        this.open = new Batch[settings.tables().size()];
         this.permits = new Semaphore(settings.maxInFlight());
         this.maxAgeMillis = settings.maxAge().toMillis();
         AtomicInteger n = new AtomicInteger();
@@ -78,9 +78,13 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         checkFailure();
         int t = element.table;
         Batch b = open[t];
+        if (b != null && !b.sameLayout(element.header)) {
+            dispatch(t); // rows of another layout go into a batch of their own
+            b = null;
+        }
         if (b == null) {
             long now = time.getCurrentProcessingTime();
-            b = new Batch(t, now);
+            b = new Batch(t, element.header, now);
             open[t] = b;
             if (!exactlyOnce) {
                 // Exactly once, rows are written when the checkpoint completes whatever their age.

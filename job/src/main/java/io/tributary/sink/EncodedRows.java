@@ -12,6 +12,11 @@ public final class EncodedRows {
     public int rows;
     /** The rows, back to back. */
     public byte[] data;
+    /**
+     * The {@code RowBinaryWithNamesAndTypes} header of the layout the rows are encoded in: the
+     * columns' names and types. Shared by every {@code EncodedRows} of that layout; never modified.
+     */
+    public byte[] header;
     /** Topic of the Kafka record the rows come from (to read it back for a dead letter). */
     public String topic;
     /** Its partition. */
@@ -22,10 +27,11 @@ public final class EncodedRows {
     /** For Flink's POJO serializer. */
     public EncodedRows() {}
 
-    public EncodedRows(int table, int rows, byte[] data, String topic, int partition, long offset) {
+    public EncodedRows(int table, int rows, byte[] data, byte[] header, String topic, int partition, long offset) {
         this.table = table;
         this.rows = rows;
         this.data = data;
+        this.header = header;
         this.topic = topic;
         this.partition = partition;
         this.offset = offset;

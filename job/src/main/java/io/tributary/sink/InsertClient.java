@@ -9,10 +9,13 @@ interface InsertClient extends AutoCloseable {
     /**
      * Sends one INSERT with its body.
      *
-     * @throws ClickHouseException when the server refuses it (with its code and message)
+     * @return the rows ClickHouse says it wrote ({@code written_rows} of {@code X-ClickHouse-Summary},
+     *     which counts rows a materialized view derived too)
+     * @throws ClickHouseException when the server refuses it (with its code and message), or a reply
+     *     that does not come from ClickHouse
      * @throws IOException when the connection fails
      */
-    void insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
+    long insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
             throws IOException, InterruptedException;
 
     @Override

@@ -1,5 +1,7 @@
 package io.tributary.sink;
 
+import io.tributary.schema.OtelTable;
+
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -10,17 +12,28 @@ import java.util.zip.CRC32C;
  * rows it holds, where that record is and how many rows and bytes it gave. Immutable, so a retry
  * resends the same bytes; in exactly-once mode it is also the committable that a checkpoint keeps
  * until the INSERT is done ({@link SealedBatchSerializer}).
+ *
+ * <p>The body is {@code RowBinaryWithNamesAndTypes}: the {@link #header} naming the columns and
+ * types the rows were encoded in, then the rows. So a batch carries what its INSERT needs whatever
+ * the settings of the release that inserts it, and ClickHouse checks it against the table. Batches
+ * of release 0.1's checkpoints have no header ({@link #legacy()}): plain RowBinary of that release's
+ * columns.
  */
 public final class SealedBatch {
 
-    /** Index of the target table ({@code OtelTable} ordinal). */
+    /** Which table ({@link OtelTable} ordinal). */
     final int table;
     final Compression compression;
+    /** The columns and types of the rows; null for a 0.1 batch. */
+    final byte[] header;
     final byte[] body;
+    /** Bytes of the body before compression, header included. */
     final int rawBytes;
     final int rows;
     /** CRC-32C of the uncompressed rows: tells apart batches that cover the same offsets. */
     final long checksum;
+    /** The {@code insert_deduplication_token} (exactly once), or null. */
+    final String token;
     final String[] topics;
     final int[] partitions;
     final long[] offsets;
@@ -30,10 +43,12 @@ public final class SealedBatch {
     SealedBatch(
             int table,
             Compression compression,
+            byte[] header,
             byte[] body,
             int rawBytes,
             int rows,
             long checksum,
+            String token,
             String[] topics,
             int[] partitions,
             long[] offsets,
@@ -41,10 +56,12 @@ public final class SealedBatch {
             int[] lengths) {
         this.table = table;
         this.compression = compression;
+        this.header = header;
         this.body = body;
         this.rawBytes = rawBytes;
         this.rows = rows;
         this.checksum = checksum;
+        this.token = token;
         this.topics = topics;
         this.partitions = partitions;
         this.offsets = offsets;
@@ -53,10 +70,10 @@ public final class SealedBatch {
     }
 
     /**
-     * Compresses an open batch's rows and keeps where each record's rows came from; with {@code
-     * checksum} (exactly once, for the {@link #token}) also checksums them, else the checksum is 0.
+     * Compresses an open batch's header and rows and keeps where each record's rows came from; with
+     * {@code exactlyOnce} also checksums the rows and makes the batch's {@link #token}.
      */
-    static SealedBatch seal(Batch b, Compression compression, boolean checksum) {
+    static SealedBatch seal(Batch b, Compression compression, boolean exactlyOnce) {
         int n = b.sources.size();
         String[] topics = new String[n];
         int[] partitions = new int[n];
@@ -71,12 +88,22 @@ public final class SealedBatch {
             offsets[i] = r.offset;
             rowCounts[i] = r.rows;
             lengths[i] = r.data.length;
-            if (checksum) {
+            if (exactlyOnce) {
                 crc.update(r.data);
             }
         }
-        return new SealedBatch(b.table, compression, compression.compress(b.chunks, b.bytes), (int) b.bytes, b.rows,
-                checksum ? crc.getValue() : 0, topics, partitions, offsets, rowCounts, lengths);
+        List<byte[]> parts = new ArrayList<>(n + 1);
+        parts.add(b.header);
+        parts.addAll(b.chunks);
+        long checksum = exactlyOnce ? crc.getValue() : 0;
+        String token = exactlyOnce ? token(OtelTable.values()[b.table], topics, partitions, offsets, b.rows, checksum) : null;
+        return new SealedBatch(b.table, compression, b.header, compression.compress(parts, b.header.length + b.bytes),
+                (int) (b.header.length + b.bytes), b.rows, checksum, token, topics, partitions, offsets, rowCounts, lengths);
+    }
+
+    /** True for a batch of a 0.1 checkpoint: plain RowBinary, without a header. */
+    boolean legacy() {
+        return header == null;
     }
 
     /** Number of Kafka records whose rows the batch holds. */
@@ -93,7 +120,7 @@ public final class SealedBatch {
         return sum;
     }
 
-    /** Uncompressed bytes of records {@code [from, to)}. */
+    /** Uncompressed bytes of the rows of records {@code [from, to)}. */
     long bytes(int from, int to) {
         long sum = 0;
         for (int i = from; i < to; i++) {
@@ -106,7 +133,7 @@ public final class SealedBatch {
     List<byte[]> chunks() {
         byte[] raw = compression.decompress(body, rawBytes);
         List<byte[]> out = new ArrayList<>(lengths.length);
-        int at = 0;
+        int at = header == null ? 0 : header.length;
         for (int len : lengths) {
             byte[] c = new byte[len];
             System.arraycopy(raw, at, c, 0, len);
@@ -116,15 +143,38 @@ public final class SealedBatch {
         return out;
     }
 
+    /** A body of some records' rows ({@link #chunks}), with this batch's header. */
+    byte[] body(List<byte[]> chunks, long rowBytes) {
+        if (header == null) {
+            return compression.compress(chunks, rowBytes);
+        }
+        List<byte[]> parts = new ArrayList<>(chunks.size() + 1);
+        parts.add(header);
+        parts.addAll(chunks);
+        return compression.compress(parts, header.length + rowBytes);
+    }
+
     /**
-     * The {@code insert_deduplication_token} of this batch in {@code table} (qualified name): the
-     * first and last record's coordinates, the record and row counts and the checksum of the rows.
-     * The same batch always gets the same token; a batch of other rows (a topic deleted and created
-     * again, offsets reset) does not, so ClickHouse drops only true repeats.
+     * The {@code insert_deduplication_token} of a batch: which of the exporter's tables, the first
+     * and last record's coordinates, the record and row counts and the checksum of the rows. It
+     * depends on nothing that settings or releases change (not the table's name, not the
+     * database), so the same batch always gets the same token; a batch of other rows (a topic
+     * deleted and created again, offsets reset) does not, so ClickHouse drops only true repeats.
      */
-    String token(String table) {
+    static String token(OtelTable table, String[] topics, int[] partitions, long[] offsets, int rows, long checksum) {
         int last = offsets.length - 1;
-        return "tributary:" + table + ":" + topics[0] + "-" + partitions[0] + "@" + offsets[0]
+        return "tributary:2:" + table.name() + ":" + topics[0] + "-" + partitions[0] + "@" + offsets[0]
+                + ".." + topics[last] + "-" + partitions[last] + "@" + offsets[last]
+                + ":" + offsets.length + ":" + rows + ":" + HexFormat.of().toHexDigits((int) checksum);
+    }
+
+    /**
+     * The token release 0.1 gave a batch of its checkpoints, for the table's qualified name: a
+     * batch restored from such a checkpoint must repeat it, in case 0.1 had inserted it already.
+     */
+    String legacyToken(String qualifiedTable) {
+        int last = offsets.length - 1;
+        return "tributary:" + qualifiedTable + ":" + topics[0] + "-" + partitions[0] + "@" + offsets[0]
                 + ".." + topics[last] + "-" + partitions[last] + "@" + offsets[last]
                 + ":" + offsets.length + ":" + rows + ":" + HexFormat.of().toHexDigits((int) checksum);
     }

@@ -9,13 +9,20 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import java.io.IOException;
 
 /**
- * Checkpoint form of a {@link SealedBatch} (an exactly-once committable). The table is kept by
- * its {@link OtelTable} name, not its ordinal, so reordering the enum never moves rows to another
- * table; the body is kept compressed. Version 1; other versions are refused.
+ * Checkpoint form of a {@link SealedBatch} (an exactly-once committable). Everything its INSERT
+ * needs travels with it, nothing is taken from the settings of the release that restores it: the
+ * table by its {@link OtelTable} name (not its ordinal, so reordering the enum never moves rows;
+ * its name in the database comes from the settings, so a renamed table or a signal turned off
+ * still gets its rows), the deduplication token as it was made, and the body with its {@code
+ * RowBinaryWithNamesAndTypes} header, kept compressed.
+ *
+ * <p>Version 2. Version 1 (release 0.1) had no header and no stored token: such a batch is
+ * inserted as 0.1 did, with 0.1's columns and token ({@link SealedBatch#legacy()}). Other versions
+ * are refused, naming the release to use.
  */
 public final class SealedBatchSerializer implements SimpleVersionedSerializer<SealedBatch> {
 
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     @Override
     public int getVersion() {
@@ -24,12 +31,25 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
 
     @Override
     public byte[] serialize(SealedBatch b) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(b.body.length + 64 + b.records() * 48);
+        if (b.legacy()) {
+            throw new IOException("a batch restored from a 0.1 checkpoint is inserted, never checkpointed again");
+        }
+        DataOutputSerializer out = new DataOutputSerializer(b.body.length + b.header.length + 256 + b.records() * 48);
         out.writeUTF(OtelTable.values()[b.table].name());
         out.writeUTF(b.compression.name());
+        out.writeUTF(b.token == null ? "" : b.token);
+        out.writeInt(b.header.length);
+        out.write(b.header);
         out.writeInt(b.rawBytes);
         out.writeInt(b.rows);
         out.writeLong(b.checksum);
+        writeRecords(b, out);
+        out.writeInt(b.body.length);
+        out.write(b.body);
+        return out.getCopyOfBuffer();
+    }
+
+    private static void writeRecords(SealedBatch b, DataOutputSerializer out) throws IOException {
         out.writeInt(b.records());
         for (int i = 0; i < b.records(); i++) {
             out.writeUTF(b.topics[i]);
@@ -38,20 +58,34 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
             out.writeInt(b.rowCounts[i]);
             out.writeInt(b.lengths[i]);
         }
-        out.writeInt(b.body.length);
-        out.write(b.body);
-        return out.getCopyOfBuffer();
     }
 
     @Override
     public SealedBatch deserialize(int version, byte[] serialized) throws IOException {
-        if (version != VERSION) {
-            throw new IOException("unknown version " + version + " of a ClickHouse sink committable (this release reads "
-                    + VERSION + "); restore with the release that took the checkpoint");
+        if (version != 1 && version != VERSION) {
+            throw new IOException("unknown version " + version + " of a ClickHouse sink committable (this release reads 1"
+                    + " and " + VERSION + "); restore with the release that took the checkpoint");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
-        int table = OtelTable.valueOf(in.readUTF()).ordinal();
+        String kind = in.readUTF();
+        int table;
+        try {
+            table = OtelTable.valueOf(kind).ordinal();
+        } catch (IllegalArgumentException e) {
+            throw new IOException("a batch in the checkpoint is for table " + kind + ", which this release does not"
+                    + " write; restore with the release that took the checkpoint", e);
+        }
         Compression compression = Compression.valueOf(in.readUTF());
+        String token = null;
+        byte[] header = null;
+        if (version >= 2) {
+            token = in.readUTF();
+            if (token.isEmpty()) {
+                token = null;
+            }
+            header = new byte[in.readInt()];
+            in.readFully(header);
+        }
         int rawBytes = in.readInt();
         int rows = in.readInt();
         long checksum = in.readLong();
@@ -70,6 +104,7 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
         }
         byte[] body = new byte[in.readInt()];
         in.readFully(body);
-        return new SealedBatch(table, compression, body, rawBytes, rows, checksum, topics, partitions, offsets, rowCounts, lengths);
+        return new SealedBatch(table, compression, header, body, rawBytes, rows, checksum, token, topics, partitions,
+                offsets, rowCounts, lengths);
     }
 }

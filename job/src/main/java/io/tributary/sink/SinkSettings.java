@@ -1,7 +1,12 @@
 package io.tributary.sink;
 
+import io.tributary.schema.OtelTable;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.Sql;
+
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -10,9 +15,8 @@ import java.util.Map;
  *
  * @param endpoint server and credentials
  * @param database the tables' database
- * @param insertSql one INSERT statement per target table; {@link EncodedRows#table} indexes it
- * @param tableNames the tables' names, for metrics and messages (same order); "" for a table
- *     that receives no rows (its signal does not run)
+ * @param tables every table the job may write, by {@link OtelTable} ordinal ({@link EncodedRows#table})
+ * @param flavor the tables' schema flavour (for the batches of 0.1 checkpoints, which were encoded in it)
  * @param delivery at-least-once (send as batches close) or exactly-once (send when checkpoints complete,
  *     with deduplication tokens)
  * @param insertSettings query settings every INSERT carries (e.g. {@code enable_json_type})
@@ -33,8 +37,8 @@ import java.util.Map;
 public record SinkSettings(
         ClickHouseEndpoint endpoint,
         String database,
-        List<String> insertSql,
-        List<String> tableNames,
+        List<SinkTable> tables,
+        SchemaFlavor flavor,
         Delivery delivery,
         Map<String, String> insertSettings,
         int maxRows,
@@ -53,12 +57,38 @@ public record SinkSettings(
         implements Serializable {
 
     public SinkSettings {
-        insertSql = List.copyOf(insertSql);
-        tableNames = List.copyOf(tableNames);
+        tables = List.copyOf(tables);
         insertSettings = Map.copyOf(insertSettings);
         kafkaProperties = Map.copyOf(kafkaProperties);
-        if (insertSql.size() != tableNames.size()) {
-            throw new IllegalArgumentException("one INSERT per table");
+        for (int t = 0; t < tables.size(); t++) {
+            if (tables.get(t).kind().ordinal() != t) {
+                throw new IllegalArgumentException("tables must be in OtelTable order");
+            }
         }
+        if (tables.size() != OtelTable.values().length) {
+            throw new IllegalArgumentException("one entry per OtelTable");
+        }
+    }
+
+    /** {@code `db`.`table`}. */
+    public String qualified(int table) {
+        return Sql.qualified(database, tables.get(table).name());
+    }
+
+    /** The INSERT of batches: the columns and their types come with the data, in its header. */
+    public String insertSql(int table) {
+        return "INSERT INTO " + qualified(table) + " FORMAT RowBinaryWithNamesAndTypes";
+    }
+
+    /** The INSERT of a batch of a 0.1 checkpoint: plain RowBinary of the columns of a table as {@code schema create} made it. */
+    public String legacyInsertSql(int table) {
+        return tables.get(table).kind().schema(flavor).insertSql(database, tables.get(table).name());
+    }
+
+    /** The tables' names for metrics, "" for those whose signal does not run. */
+    public List<String> metricTableNames() {
+        List<String> out = new ArrayList<>(tables.size());
+        tables.forEach(t -> out.add(t.running() ? t.name() : ""));
+        return out;
     }
 }

@@ -2,6 +2,7 @@ package io.tributary.sink;
 
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.OtelTable;
+import io.tributary.schema.TableLayouts;
 
 import java.util.function.Consumer;
 
@@ -17,6 +18,14 @@ public final class TableRows {
 
     private final RowBinaryWriter[] writers = new RowBinaryWriter[OtelTable.values().length];
     private final int[] rows = new int[writers.length];
+    private final byte[][] headers = new byte[writers.length][];
+
+    /** @param layouts the layouts the rows are written in (their headers go with the rows) */
+    public TableRows(TableLayouts layouts) {
+        for (OtelTable t : OtelTable.values()) {
+            headers[t.ordinal()] = layouts.of(t).header();
+        }
+    }
 
     /** The writer for {@code table}'s rows; call {@link #rowAdded} after each row. */
     public RowBinaryWriter writer(OtelTable table) {
@@ -68,7 +77,7 @@ public final class TableRows {
     public void emit(Consumer<EncodedRows> out, String topic, int partition, long offset) {
         for (int t = 0; t < writers.length; t++) {
             if (rows[t] > 0) {
-                out.accept(new EncodedRows(t, rows[t], writers[t].toByteArray(), topic, partition, offset));
+                out.accept(new EncodedRows(t, rows[t], writers[t].toByteArray(), headers[t], topic, partition, offset));
             }
         }
         clear();

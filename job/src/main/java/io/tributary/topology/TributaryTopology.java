@@ -14,11 +14,13 @@ import io.tributary.kafka.SourceRecord;
 import io.tributary.kafka.SourceRecordDeserializer;
 import io.tributary.schema.OtelTable;
 import io.tributary.schema.SchemaFlavor;
+import io.tributary.sink.ClickHouseCatalog;
 import io.tributary.sink.ClickHouseEndpoint;
 import io.tributary.sink.ClickHouseSink;
 import io.tributary.sink.Delivery;
 import io.tributary.sink.EncodedRows;
 import io.tributary.sink.SinkSettings;
+import io.tributary.sink.SinkTable;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -41,6 +43,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -107,7 +110,9 @@ public final class TributaryTopology {
         }
         SingleOutputStreamOperator<EncodedRows> rows =
                 records.process(
-                                new DecodeFunction(topics, config.get(KAFKA_ENCODING), config.get(CLICKHOUSE_SCHEMA)),
+                                new DecodeFunction(topics, config.get(KAFKA_ENCODING), config.get(CLICKHOUSE_SCHEMA),
+                                        new ClickHouseCatalog(endpoint(config), config.get(CLICKHOUSE_DATABASE)),
+                                        runningTables(config)),
                                 TypeInformation.of(EncodedRows.class))
                         .uid(DECODE_UID)
                         .name("Decode OTLP")
@@ -213,22 +218,22 @@ public final class TributaryTopology {
         return new ResumableKafkaSource(b.build(), topics, stops, budget);
     }
 
-    /** The ClickHouse sink writing the tables of the signals that run. */
+    /**
+     * The ClickHouse sink writing the tables of the signals that run (and, exactly once, those of
+     * batches restored from a checkpoint, whatever signals run now).
+     */
     public static ClickHouseSink clickHouseSink(TributaryConfig config) {
-        String db = config.get(CLICKHOUSE_DATABASE);
         SchemaFlavor flavor = config.get(CLICKHOUSE_SCHEMA);
-        List<String> inserts = new ArrayList<>();
-        List<String> names = new ArrayList<>();
+        List<SinkTable> tables = new ArrayList<>();
         for (OtelTable t : OtelTable.values()) {
-            inserts.add(t.schema(flavor).insertSql(db, t.name(config)));
-            names.add(config.signals().contains(t.signal()) ? t.name(config) : "");
+            tables.add(new SinkTable(t, t.name(config), config.signals().contains(t.signal())));
         }
         return ClickHouseSink.create(
                 new SinkSettings(
                         endpoint(config),
-                        db,
-                        inserts,
-                        names,
+                        config.get(CLICKHOUSE_DATABASE),
+                        tables,
+                        flavor,
                         config.get(SINK_DELIVERY),
                         flavor == SchemaFlavor.JSON ? Map.of("enable_json_type", "1") : Map.of(),
                         config.get(SINK_BATCH_MAX_ROWS),
@@ -244,6 +249,17 @@ public final class TributaryTopology {
                         config.get(DLQ_TOPIC),
                         config.get(KAFKA_BOOTSTRAP_SERVERS),
                         config.kafkaPropertiesMap()));
+    }
+
+    /** The names of the tables of the signals that run. */
+    public static Map<OtelTable, String> runningTables(TributaryConfig config) {
+        Map<OtelTable, String> out = new EnumMap<>(OtelTable.class);
+        for (OtelTable t : OtelTable.values()) {
+            if (config.signals().contains(t.signal())) {
+                out.put(t, t.name(config));
+            }
+        }
+        return out;
     }
 
     /** Where ClickHouse is, from the config. */

@@ -6,10 +6,8 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import io.tributary.rowbinary.RowBinaryWriter;
-import io.tributary.schema.LogsSchema;
 import io.tributary.schema.OtelTable;
-import io.tributary.schema.SchemaFlavor;
-import io.tributary.schema.TableSchema;
+import io.tributary.schema.TableLayout;
 import io.tributary.sink.TableRows;
 
 import java.util.List;
@@ -20,11 +18,12 @@ import java.util.List;
  */
 public final class LogsTranscoder {
 
-    private final TableSchema<LogRow> schema;
+    private final TableLayout<LogRow> layout;
     private final LogRow row = new LogRow();
 
-    public LogsTranscoder(SchemaFlavor flavor) {
-        this.schema = LogsSchema.table(flavor);
+    /** @param layout how the log records table is written */
+    public LogsTranscoder(TableLayout<LogRow> layout) {
+        this.layout = layout;
     }
 
     /**
@@ -44,7 +43,7 @@ public final class LogsTranscoder {
                 row.setScope(Attributes.of(scope.getAttributesList()), scope.getName(), scope.getVersion(), sl.getSchemaUrl());
                 for (int i = 0, records = sl.getLogRecordsCount(); i < records; i++) {
                     row.setRecord(sl.getLogRecords(i));
-                    schema.writeRow(row, out);
+                    layout.writeRow(row, out);
                     rows.rowAdded(OtelTable.LOGS);
                     n++;
                 }

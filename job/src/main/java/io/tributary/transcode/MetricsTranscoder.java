@@ -10,10 +10,9 @@ import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.opentelemetry.proto.metrics.v1.Sum;
 import io.opentelemetry.proto.metrics.v1.Summary;
-import io.tributary.schema.MetricsSchema;
 import io.tributary.schema.OtelTable;
-import io.tributary.schema.SchemaFlavor;
-import io.tributary.schema.TableSchema;
+import io.tributary.schema.TableLayout;
+import io.tributary.schema.TableLayouts;
 import io.tributary.sink.TableRows;
 
 import java.util.List;
@@ -26,19 +25,20 @@ import java.util.List;
  */
 public final class MetricsTranscoder {
 
-    private final TableSchema<MetricRow> gauge;
-    private final TableSchema<MetricRow> sum;
-    private final TableSchema<MetricRow> histogram;
-    private final TableSchema<MetricRow> exponential;
-    private final TableSchema<MetricRow> summary;
+    private final TableLayout<MetricRow> gauge;
+    private final TableLayout<MetricRow> sum;
+    private final TableLayout<MetricRow> histogram;
+    private final TableLayout<MetricRow> exponential;
+    private final TableLayout<MetricRow> summary;
     private final MetricRow row = new MetricRow();
 
-    public MetricsTranscoder(SchemaFlavor flavor) {
-        gauge = MetricsSchema.gauge(flavor);
-        sum = MetricsSchema.sum(flavor);
-        histogram = MetricsSchema.histogram(flavor);
-        exponential = MetricsSchema.exponentialHistogram(flavor);
-        summary = MetricsSchema.summary(flavor);
+    /** @param layouts how the five metrics tables are written */
+    public MetricsTranscoder(TableLayouts layouts) {
+        gauge = layouts.metrics(OtelTable.METRICS_GAUGE);
+        sum = layouts.metrics(OtelTable.METRICS_SUM);
+        histogram = layouts.metrics(OtelTable.METRICS_HISTOGRAM);
+        exponential = layouts.metrics(OtelTable.METRICS_EXPONENTIAL_HISTOGRAM);
+        summary = layouts.metrics(OtelTable.METRICS_SUMMARY);
     }
 
     /**
@@ -121,8 +121,8 @@ public final class MetricsTranscoder {
         }
     }
 
-    private void write(TableSchema<MetricRow> schema, OtelTable table, TableRows rows) {
-        schema.writeRow(row, rows.writer(table));
+    private void write(TableLayout<MetricRow> layout, OtelTable table, TableRows rows) {
+        layout.writeRow(row, rows.writer(table));
         rows.rowAdded(table);
     }
 }

@@ -7,9 +7,7 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.OtelTable;
-import io.tributary.schema.SchemaFlavor;
-import io.tributary.schema.TableSchema;
-import io.tributary.schema.TracesSchema;
+import io.tributary.schema.TableLayout;
 import io.tributary.sink.TableRows;
 
 import java.util.List;
@@ -20,11 +18,12 @@ import java.util.List;
  */
 public final class TracesTranscoder {
 
-    private final TableSchema<SpanRow> schema;
+    private final TableLayout<SpanRow> layout;
     private final SpanRow row = new SpanRow();
 
-    public TracesTranscoder(SchemaFlavor flavor) {
-        this.schema = TracesSchema.table(flavor);
+    /** @param layout how the spans table is written */
+    public TracesTranscoder(TableLayout<SpanRow> layout) {
+        this.layout = layout;
     }
 
     /**
@@ -44,7 +43,7 @@ public final class TracesTranscoder {
                 row.setScope(scope.getName(), scope.getVersion());
                 for (int i = 0, spans = ss.getSpansCount(); i < spans; i++) {
                     row.setSpan(ss.getSpans(i));
-                    schema.writeRow(row, out);
+                    layout.writeRow(row, out);
                     rows.rowAdded(OtelTable.TRACES);
                     n++;
                 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.ZstdInputStream;
 import io.tributary.metrics.SinkMetrics;
+import io.tributary.schema.OtelTable;
+import io.tributary.schema.SchemaFlavor;
 import net.jpountz.lz4.LZ4FrameInputStream;
 
 import org.apache.flink.api.common.operators.ProcessingTimeService;
@@ -50,24 +52,31 @@ class ClickHouseSinkWriterTest {
             this.code = code;
         }
 
+        /** Rows the fake says it wrote: every row sent, unless set lower. */
+        volatile long written = Long.MAX_VALUE;
+
         @Override
-        public void insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
+        public long insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
                 throws IOException, InterruptedException {
             release.await();
-            String rows = new String(uncompressed(body, compression), StandardCharsets.US_ASCII);
+            String data = new String(uncompressed(body, compression), StandardCharsets.US_ASCII);
+            assertThat(data).as("the body starts with the rows' header").startsWith(HEADER_TEXT);
+            assertThat(sql).endsWith("FORMAT RowBinaryWithNamesAndTypes");
+            String rows = data.substring(HEADER_TEXT.length());
             if (refuse.test(rows)) {
                 throw new ClickHouseException("Code: " + code + ". DB::Exception: refused", 500, code, false);
             }
             String token = settings.get("insert_deduplication_token");
             synchronized (this) {
                 if (token != null && tokens.contains(token)) {
-                    return;
+                    return written;
                 }
                 if (token != null) {
                     tokens.add(token);
                 }
                 accepted.add(rows);
             }
+            return written;
         }
 
         @Override
@@ -84,6 +93,9 @@ class ClickHouseSinkWriterTest {
             }
         }
     }
+
+    static final String HEADER_TEXT = "#";
+    static final byte[] HEADER = HEADER_TEXT.getBytes(StandardCharsets.US_ASCII);
 
     private static final ProcessingTimeService NO_TIMERS = new ProcessingTimeService() {
         @Override
@@ -107,23 +119,34 @@ class ClickHouseSinkWriterTest {
     }
 
     private static SinkSettings settings(Delivery delivery, Compression compression, int maxRows, long maxBytes) {
+        List<SinkTable> tables = new ArrayList<>();
+        for (OtelTable t : OtelTable.values()) {
+            tables.add(new SinkTable(t, NAMES.get(t.ordinal()), true));
+        }
         return new SinkSettings(
-                ClickHouseEndpoint.of("http://localhost:1"), "db", List.of("INSERT a", "INSERT b", "INSERT c"),
-                List.of("t", "u", "v"), delivery, Map.of(),
+                ClickHouseEndpoint.of("http://localhost:1"), "db", tables, SchemaFlavor.MAP, delivery, Map.of(),
                 maxRows, maxBytes, Duration.ofHours(1), compression, false, 2, 3,
                 Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofSeconds(5), "", "localhost:1", Map.of());
     }
 
+    private static final List<String> NAMES = List.of("t", "u", "v", "w", "x", "y", "z");
+
     private static SinkMetrics metrics() {
-        return new SinkMetrics(new UnregisteredMetricsGroup(), List.of("t", "u", "v"));
+        return new SinkMetrics(new UnregisteredMetricsGroup(), NAMES);
     }
 
     /** What Flink's committer operator hands the committer: the committables, through their serializer. */
     private static List<Committer.CommitRequest<SealedBatch>> requests(Collection<SealedBatch> batches) throws IOException {
+        return requests(batches, 0);
+    }
+
+    /** ... or, for {@code legacyVersion} 1, batches already restored from a 0.1 checkpoint. */
+    private static List<Committer.CommitRequest<SealedBatch>> requests(Collection<SealedBatch> batches, int legacyVersion)
+            throws IOException {
         SealedBatchSerializer serializer = new SealedBatchSerializer();
         List<Committer.CommitRequest<SealedBatch>> out = new ArrayList<>();
         for (SealedBatch b : batches) {
-            SealedBatch restored = serializer.deserialize(serializer.getVersion(), serializer.serialize(b));
+            SealedBatch restored = legacyVersion == 1 ? b : serializer.deserialize(serializer.getVersion(), serializer.serialize(b));
             out.add(new Committer.CommitRequest<>() {
                 @Override
                 public SealedBatch getCommittable() {
@@ -193,27 +216,121 @@ class ClickHouseSinkWriterTest {
         committer.commit(requests(committables));
         assertThat(sortedChars(ch.accepted)).isEqualTo("abcde");
         assertThat(ch.tokens).isEqualTo(first);
-        assertThat(first).allSatisfy(t -> assertThat(t).startsWith("tributary:db."));
+        assertThat(first).allSatisfy(t -> assertThat(t).matches("tributary:2:(TRACES|LOGS):topic-0@\\d+\\.\\..*"));
         committer.close();
         w.close();
     }
 
     @Test
     void exactlyOnceTokensNameTheRecordsAndTellApartOtherRowsAtTheSameOffsets() throws Exception {
-        Batch one = new Batch(0, 0);
-        one.add(new EncodedRows(0, 2, "xy".getBytes(StandardCharsets.US_ASCII), "spans", 3, 41));
-        one.add(new EncodedRows(0, 1, "z".getBytes(StandardCharsets.US_ASCII), "spans", 3, 42));
-        Batch same = new Batch(0, 0);
-        same.add(new EncodedRows(0, 2, "xy".getBytes(StandardCharsets.US_ASCII), "spans", 3, 41));
-        same.add(new EncodedRows(0, 1, "z".getBytes(StandardCharsets.US_ASCII), "spans", 3, 42));
-        Batch other = new Batch(0, 0); // a topic deleted and created again: same offsets, other rows
-        other.add(new EncodedRows(0, 2, "xq".getBytes(StandardCharsets.US_ASCII), "spans", 3, 41));
-        other.add(new EncodedRows(0, 1, "z".getBytes(StandardCharsets.US_ASCII), "spans", 3, 42));
-        String token = SealedBatch.seal(one, Compression.ZSTD, true).token("db.t");
-        assertThat(token).matches("tributary:db\\.t:spans-3@41\\.\\.spans-3@42:2:3:[0-9a-f]{8}");
-        assertThat(SealedBatch.seal(same, Compression.NONE, true).token("db.t")).isEqualTo(token);
-        assertThat(SealedBatch.seal(other, Compression.ZSTD, true).token("db.t")).isNotEqualTo(token);
-        assertThat(SealedBatch.seal(one, Compression.ZSTD, true).token("db.u")).isNotEqualTo(token);
+        Batch one = new Batch(0, HEADER, 0);
+        one.add(new EncodedRows(0, 2, "xy".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 41));
+        one.add(new EncodedRows(0, 1, "z".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 42));
+        Batch same = new Batch(0, HEADER, 0);
+        same.add(new EncodedRows(0, 2, "xy".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 41));
+        same.add(new EncodedRows(0, 1, "z".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 42));
+        Batch other = new Batch(0, HEADER, 0); // a topic deleted and created again: same offsets, other rows
+        other.add(new EncodedRows(0, 2, "xq".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 41));
+        other.add(new EncodedRows(0, 1, "z".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 42));
+        Batch otherTable = new Batch(1, HEADER, 0); // the same record's rows of another table
+        otherTable.add(new EncodedRows(1, 2, "xy".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 41));
+        otherTable.add(new EncodedRows(1, 1, "z".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 42));
+        String token = SealedBatch.seal(one, Compression.ZSTD, true).token;
+        // only what identifies the rows: no table name, no database, nothing a setting changes
+        assertThat(token).matches("tributary:2:TRACES:spans-3@41\\.\\.spans-3@42:2:3:[0-9a-f]{8}");
+        assertThat(SealedBatch.seal(same, Compression.NONE, true).token).isEqualTo(token);
+        assertThat(SealedBatch.seal(other, Compression.ZSTD, true).token).isNotEqualTo(token);
+        assertThat(SealedBatch.seal(otherTable, Compression.ZSTD, true).token)
+                .isEqualTo(token.replace(":TRACES:", ":LOGS:"));
+        assertThat(SealedBatch.seal(one, Compression.ZSTD, false).token).as("at least once: no token").isNull();
+    }
+
+    @Test
+    void aCommittableCarriesItsHeaderAndTokenThroughItsSerializerAndAVersion1OneIsInsertedAs01Did() throws Exception {
+        Batch b = new Batch(1, HEADER, 0);
+        b.add(new EncodedRows(1, 2, "xy".getBytes(StandardCharsets.US_ASCII), HEADER, "logs", 0, 7));
+        SealedBatch sealed = SealedBatch.seal(b, Compression.LZ4, true);
+        SealedBatchSerializer serializer = new SealedBatchSerializer();
+        SealedBatch restored = serializer.deserialize(2, serializer.serialize(sealed));
+        assertThat(restored.header).isEqualTo(HEADER);
+        assertThat(restored.token).isEqualTo(sealed.token);
+        assertThat(restored.table).isEqualTo(OtelTable.LOGS.ordinal());
+        assertThat(restored.chunks()).containsExactly("xy".getBytes(StandardCharsets.US_ASCII));
+        assertThatThrownBy(() -> serializer.deserialize(3, new byte[0])).hasMessageContaining("unknown version 3");
+        // a version-1 committable (release 0.1): no header, no stored token
+        byte[] v1 = version1(OtelTable.TRACES.name(), "ab".getBytes(StandardCharsets.US_ASCII));
+        SealedBatch old = serializer.deserialize(1, v1);
+        assertThat(old.legacy()).isTrue();
+        assertThat(old.legacyToken("db.t")).matches("tributary:db\\.t:spans-3@41\\.\\.spans-3@41:1:2:0000002a");
+        FakeLegacyClickHouse ch = new FakeLegacyClickHouse();
+        SinkSettings s = settings(Delivery.EXACTLY_ONCE, Compression.NONE, 100, 1L << 30);
+        ClickHouseCommitter committer = new ClickHouseCommitter(s, ch, metrics(), 0);
+        committer.commit(requests(List.of(old), 1));
+        assertThat(ch.sql).isEqualTo(OtelTable.TRACES.schema(SchemaFlavor.MAP).insertSql("db", "t"));
+        assertThat(ch.token).isEqualTo("tributary:db.t:spans-3@41..spans-3@41:1:2:0000002a");
+        assertThat(ch.body).isEqualTo("ab");
+        assertThatThrownBy(() -> serializer.deserialize(1, version1("SPANS_V9", new byte[0])))
+                .hasMessageContaining("table SPANS_V9, which this release does not write");
+        committer.close();
+    }
+
+    /** A committable as release 0.1's serializer (version 1) wrote it. */
+    private static byte[] version1(String table, byte[] body) throws IOException {
+        org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        out.writeUTF(table);
+        out.writeUTF("NONE");
+        out.writeInt(body.length);
+        out.writeInt(2);
+        out.writeLong(42);
+        out.writeInt(1);
+        out.writeUTF("spans");
+        out.writeInt(3);
+        out.writeLong(41);
+        out.writeInt(2);
+        out.writeInt(body.length);
+        out.writeInt(body.length);
+        out.write(body);
+        return out.getCopyOfBuffer();
+    }
+
+    /** Takes a 0.1 batch's INSERT: the SQL, the token and the body as sent. */
+    static final class FakeLegacyClickHouse implements InsertClient {
+        String sql;
+        String token;
+        String body;
+
+        @Override
+        public long insert(String sql, Map<String, String> settings, byte[] body, Compression compression) {
+            this.sql = sql;
+            this.token = settings.get("insert_deduplication_token");
+            this.body = new String(body, StandardCharsets.US_ASCII);
+            return 2;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void aReplyThatWroteFewerRowsThanSentIsRetriedAtLeastOnceAndCountedAsRepeatsExactlyOnce() throws Exception {
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> false, 0);
+        ch.written = 0;
+        ClickHouseSinkWriter w = writer(ch, 1000);
+        w.write(rows("a", 0), null);
+        assertThatThrownBy(() -> w.flush(false)).isInstanceOf(IOException.class)
+                .hasMessageContaining("failed after 3 attempt(s)")
+                .hasMessageContaining("wrote 0 of 1 rows");
+        w.close();
+        SinkMetrics m = metrics();
+        SinkSettings s = settings(Delivery.EXACTLY_ONCE, Compression.NONE, 1000, 1L << 30);
+        ClickHouseSinkWriter eo = new ClickHouseSinkWriter(s, ch, NO_TIMERS, m, 0);
+        eo.write(rows("b", 1), null);
+        eo.flush(false);
+        ClickHouseCommitter committer = new ClickHouseCommitter(s, ch, m, 0);
+        committer.commit(requests(eo.prepareCommit()));
+        assertThat(m.rowsDeduplicated.getCount()).isEqualTo(1);
+        committer.close();
+        eo.close();
     }
 
     @Test
@@ -243,7 +360,7 @@ class ClickHouseSinkWriterTest {
     }
 
     private static EncodedRows rows(int table, String text, long offset) {
-        return new EncodedRows(table, 1, text.getBytes(StandardCharsets.US_ASCII), "topic", 0, offset);
+        return new EncodedRows(table, 1, text.getBytes(StandardCharsets.US_ASCII), HEADER, "topic", 0, offset);
     }
 
     @Test
@@ -320,7 +437,7 @@ class ClickHouseSinkWriterTest {
         w.write(rows("a", 0), null);
         w.write(rows("X", 1), null);
         assertThatThrownBy(() -> w.flush(false)).isInstanceOf(IOException.class)
-                .hasMessageContaining("INSERT of 2 rows into db.t refused: Code: 60");
+                .hasMessageContaining("INSERT of 2 rows into `db`.`t` refused: Code: 60");
         w.close();
     }
 }
