@@ -387,9 +387,37 @@ _svc_chdb_fetch() { # LIB
 }
 
 _svc_clickhouse_write_config() { # FILE
+    local users="${1%/*}/users.xml"
+    cat >"$users" <<EOF
+<!-- Written by bin/lib/services.sh on every start; edits are overwritten. -->
+<clickhouse>
+    <profiles>
+        <default></default>
+        <readonly><readonly>1</readonly></readonly>
+    </profiles>
+    <users>
+        <!-- as clickhouse-local's built-in default user -->
+        <default>
+            <password></password>
+            <networks><ip>::/0</ip></networks>
+            <profile>default</profile>
+            <quota>default</quota>
+        </default>
+        <!-- a user that may read but not write, for the tests of permission errors -->
+        <tributary_readonly>
+            <password></password>
+            <networks><ip>::/0</ip></networks>
+            <profile>readonly</profile>
+            <quota>default</quota>
+        </tributary_readonly>
+    </users>
+    <quotas><default></default></quotas>
+</clickhouse>
+EOF
     cat >"$1" <<EOF
 <!-- Written by bin/lib/services.sh on every start; edits are overwritten. -->
 <clickhouse>
+    <users_config>$users</users_config>
     <!-- A shared development machine: cap the server instead of taking 90% of RAM. -->
     <max_server_memory_usage>$_SVC_CH_MAX_MEMORY</max_server_memory_usage>
     <mark_cache_size>268435456</mark_cache_size>

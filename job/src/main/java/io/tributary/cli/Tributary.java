@@ -5,9 +5,12 @@ import io.tributary.config.TributaryConfig;
 import io.tributary.config.TributaryOptions;
 import io.tributary.loadgen.LoadGenerator;
 import io.tributary.schema.SchemaManager;
+import io.tributary.schema.TableLayouts;
 import io.tributary.schema.TableEngine;
 import io.tributary.sink.Delivery;
+import io.tributary.sink.ClickHouseCatalog;
 import io.tributary.sink.ClickHouseEndpoint;
+import io.tributary.topology.TributaryTopology;
 
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -122,8 +125,8 @@ public final class Tributary {
     }
 
     private static void schema(String[] args) throws Exception {
-        if (args.length == 0 || !(args[0].equals("create") || args[0].equals("print"))) {
-            throw new IllegalArgumentException("schema: use 'schema create' or 'schema print'");
+        if (args.length == 0 || !(args[0].equals("create") || args[0].equals("print") || args[0].equals("check"))) {
+            throw new IllegalArgumentException("schema: use 'schema create', 'schema print' or 'schema check'");
         }
         TributaryConfig.Parsed parsed =
                 TributaryConfig.fromArgs(Arrays.copyOfRange(args, 1, args.length), Set.of("engine", "ttl"));
@@ -142,12 +145,22 @@ public final class Tributary {
             return;
         }
         ClickHouseEndpoint endpoint = io.tributary.topology.TributaryTopology.endpoint(c);
+        if (args[0].equals("check")) {
+            TableLayouts.Check check = TableLayouts.check(new ClickHouseCatalog(endpoint, db),
+                    c.get(TributaryOptions.CLICKHOUSE_SCHEMA), TributaryTopology.runningTables(c));
+            System.out.print(check.text());
+            if (!check.ok()) {
+                System.err.println("tributary: the job would refuse to start on these tables");
+                System.exit(1);
+            }
+            return;
+        }
         SchemaManager.create(endpoint, c, engine, ttl);
         System.err.println("tributary: schema ready in " + endpoint.url() + " database " + db + ", " + c.get(TributaryOptions.CLICKHOUSE_SCHEMA).name().toLowerCase(java.util.Locale.ROOT) + " schema, signals " + c.signals()
                 + " (" + engine.sql() + (ttl != null ? ", TTL " + TimeUtils.formatWithHighestUnit(ttl) : "") + ")");
     }
 
     private static void usage() {
-        System.err.println("usage: tributary run [--restore latest|none|<path>] [--key value ...] | schema create|print [...] | loadgen [...]");
+        System.err.println("usage: tributary run [--restore latest|none|<path>] [--key value ...] | schema create|print|check [...] | loadgen [...]");
     }
 }

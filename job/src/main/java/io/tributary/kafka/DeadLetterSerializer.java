@@ -54,13 +54,32 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
     /** Room kept for the key, the headers and the record overhead. */
     private static final int HEADROOM = 64 << 10;
 
+    /** The largest dead letter the topic is created for, and that the producers send. */
+    public static final int MAX_LETTER_BYTES = 64 << 20;
+
+    /**
+     * The dead-letter producers' properties: the user's Kafka client properties with room for a
+     * letter as large as {@link #MAX_LETTER_BYTES}. A record must fit both {@code max.request.size}
+     * and {@code buffer.memory} (32 MiB by default, which a larger letter exceeded: the send
+     * failed, the job failed and replayed the record forever); the producer takes buffer memory as
+     * it needs it, so the larger bound costs nothing until a large letter comes.
+     */
+    public static Properties producerProperties(Map<String, String> kafkaProperties) {
+        Properties p = new Properties();
+        p.putAll(kafkaProperties);
+        p.putIfAbsent("max.request.size", Integer.toString(MAX_LETTER_BYTES));
+        p.putIfAbsent("buffer.memory", Long.toString((long) MAX_LETTER_BYTES + (8 << 20)));
+        p.putIfAbsent("compression.type", "lz4");
+        return p;
+    }
+
     /** Header values are kept short: a message can quote a lot of the record. */
     private static final int MAX_MESSAGE_CHARS = 4096;
 
     private final String topic;
     private final String bootstrap;
     private final Map<String, String> kafkaProperties;
-    private int maxValueBytes = (64 << 20) - HEADROOM;
+    private int maxValueBytes;
 
     /**
      * @param topic the dead-letter topic
@@ -71,6 +90,15 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
         this.topic = topic;
         this.bootstrap = bootstrap;
         this.kafkaProperties = Map.copyOf(kafkaProperties);
+        Properties producer = producerProperties(kafkaProperties);
+        this.maxValueBytes = (int) Math.min(Math.min(
+                Long.parseLong(producer.getProperty("max.request.size")),
+                Long.parseLong(producer.getProperty("buffer.memory"))), MAX_LETTER_BYTES) - HEADROOM;
+    }
+
+    /** Values larger than this are left out of their letter (the topic's and producer's limits, less room for the rest). */
+    public int maxValueBytes() {
+        return maxValueBytes;
     }
 
     @Override
@@ -112,7 +140,7 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
 
     private void create(Admin admin) throws IOException, InterruptedException, TimeoutException {
         NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty())
-                .configs(Map.of("max.message.bytes", Integer.toString(64 << 20)));
+                .configs(Map.of("max.message.bytes", Integer.toString(MAX_LETTER_BYTES)));
         try {
             admin.createTopics(List.of(t)).all().get(30, TimeUnit.SECONDS);
             LOG.info("Created dead-letter topic {}", topic);
@@ -144,7 +172,9 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
         headers.add(FAILED_AT, utf8(Instant.ofEpochMilli(d.failedAt).toString()));
         byte[] value = r.value;
         if (value.length > maxValueBytes) {
-            headers.add(VALUE_OMITTED, utf8(value.length + " bytes, more than the topic takes"));
+            headers.add(VALUE_OMITTED, utf8(value.length + " bytes, more than the " + maxValueBytes
+                    + " a dead letter's value may have here (the dead-letter topic's max.message.bytes and the"
+                    + " producer's max.request.size and buffer.memory, less room for the headers)"));
             value = new byte[0];
         }
         return new ProducerRecord<>(topic, null, d.failedAt, r.key, value, headers);

@@ -134,13 +134,11 @@ public final class RefusedRecords implements AutoCloseable {
 
     private KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
-            Properties p = new Properties();
-            p.putAll(kafkaProperties);
+            Properties p = DeadLetterSerializer.producerProperties(kafkaProperties);
             p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             p.remove(ProducerConfig.CLIENT_ID_CONFIG);
             p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
             p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-            p.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(64 << 20));
             p.put(ProducerConfig.ACKS_CONFIG, "all");
             producer = new KafkaProducer<>(p);
         }

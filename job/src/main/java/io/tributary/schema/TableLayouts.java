@@ -64,6 +64,37 @@ public final class TableLayouts {
         return new TableLayouts(ls);
     }
 
+    /** What {@code schema check} prints: per table, what the job writes and leaves to ClickHouse, or what does not fit. */
+    public record Check(String text, boolean ok) {}
+
+    /** Resolves each of {@code tables} against the server and describes the outcome. */
+    public static Check check(TableCatalog catalog, SchemaFlavor flavor, Map<OtelTable, String> tables) throws IOException {
+        Map<String, List<TableColumn>> columns = catalog.columns(tables.values());
+        StringBuilder sb = new StringBuilder();
+        boolean ok = true;
+        for (Map.Entry<OtelTable, String> e : tables.entrySet()) {
+            String qualified = Sql.qualified(catalog.database(), e.getValue());
+            List<TableColumn> cs = columns.get(e.getValue());
+            List<String> problems = new ArrayList<>();
+            TableLayout<?> l = null;
+            if (cs == null) {
+                problems.add(qualified + " does not exist (" + e.getKey().nameOption().key()
+                        + "); `schema create` makes it");
+            } else {
+                l = TableLayout.resolve(e.getKey().schema(flavor), qualified, cs, problems);
+            }
+            if (l != null) {
+                sb.append(l.report());
+            } else {
+                ok = false;
+                sb.append(qualified).append(": does not fit\n");
+                problems.forEach(p -> sb.append("    ").append(p).append('\n'));
+            }
+            sb.append('\n');
+        }
+        return new Check(sb.toString(), ok);
+    }
+
     @SuppressWarnings("unchecked")
     public <R> TableLayout<R> of(OtelTable table) {
         return (TableLayout<R>) layouts[table.ordinal()];

@@ -133,10 +133,8 @@ public final class TributaryTopology {
      * never committed before its dead letter is stored).
      */
     public static KafkaSink<DeadLetter> deadLetterSink(TributaryConfig config) {
-        Properties producer = config.kafkaProperties();
         // a dead letter is as large as the record it carries
-        producer.putIfAbsent("max.request.size", Integer.toString(64 << 20));
-        producer.putIfAbsent("compression.type", "lz4");
+        Properties producer = DeadLetterSerializer.producerProperties(config.kafkaPropertiesMap());
         return KafkaSink.<DeadLetter>builder()
                 .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
                 .setKafkaProducerConfig(producer)

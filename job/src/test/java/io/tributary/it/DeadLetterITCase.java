@@ -104,6 +104,15 @@ class DeadLetterITCase {
                                                 .setValue(AnyValue.newBuilder().setStringValueBytes(ByteString.copyFrom(big)))))))
                 .build().toByteArray(), false, null));
         corpus.add(new Case("100,000 spans in one record", spans("many", 100_000, 0).toByteArray(), false, null));
+        // larger than the producer's default buffer.memory (32 MiB), which failed the job and replayed it forever
+        byte[] huge = spans("huge", 1, 0).toBuilder()
+                .setResourceSpans(0, spans("huge", 1, 0).getResourceSpans(0).toBuilder()
+                        .setScopeSpans(0, spans("huge", 1, 0).getResourceSpans(0).getScopeSpans(0).toBuilder()
+                                .setSpans(0, spans("huge", 1, 0).getResourceSpans(0).getScopeSpans(0).getSpans(0).toBuilder()
+                                        .addAttributes(KeyValue.newBuilder().setKey("huge")
+                                                .setValue(AnyValue.newBuilder().setStringValueBytes(ByteString.copyFrom(new byte[40 << 20])))))))
+                .build().toByteArray();
+        corpus.add(new Case("a 40 MiB truncated protobuf", Arrays.copyOf(huge, huge.length - 3), true, "invalid OTLP protobuf"));
 
         // every bad record sits between good ones, on both partitions
         List<Case> all = new ArrayList<>();
@@ -172,6 +181,61 @@ class DeadLetterITCase {
                 assertThat(h.get("origin")).as("original headers are kept").isEqualTo(p.c().name());
             }
             assertThat(expected).isEmpty();
+        } finally {
+            RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
+        }
+    }
+
+    /**
+     * A dead letter larger than the dead-letter topic takes keeps everything but the value, and
+     * says so; the job goes on.
+     */
+    @Test
+    void aLetterLargerThanTheTopicTakesLeavesOutTheValueAndSaysSo() throws Exception {
+        String topic = RealServices.uniqueName("it_big");
+        String dlq = RealServices.uniqueName("it_dlq_small");
+        String db = RealServices.uniqueName("it_big");
+        createTopic(topic, 2);
+        Properties ap = new Properties();
+        ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, RealServices.kafkaBootstrap());
+        try (Admin admin = Admin.create(ap)) {
+            admin.createTopics(List.of(new NewTopic(dlq, 1, (short) 1)
+                    .configs(Map.of("max.message.bytes", Integer.toString(8 << 20))))).all().get();
+        }
+        byte[] bad = new byte[20 << 20];
+        Arrays.fill(bad, (byte) 0xFF); // not protobuf, not JSON
+        List<Produced> produced = produce(topic, List.of(
+                new Case("good", spans("before", 5, 0).toByteArray(), false, null),
+                new Case("20 MiB of garbage", bad, true, ""),
+                new Case("good", spans("after", 5, 0).toByteArray(), false, null)));
+        TributaryConfig config = TributaryConfig.fromArgs(new String[] {
+            "--signals", "traces",
+            "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
+            "--kafka.topics.traces", topic,
+            "--kafka.group-id", db,
+            "--kafka.bounded", "true",
+            "--kafka.starting-offsets", "earliest",
+            "--dlq.topic", dlq,
+            "--clickhouse.url", RealServices.clickHouseUrl(),
+            "--clickhouse.database", db,
+            "--checkpoint.interval", "1s"
+        });
+        SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
+        try {
+            TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config);
+            assertThat(RealServices.clickHouse().query("SELECT count() FROM `" + db + "`.otel_traces FORMAT TSV").strip())
+                    .isEqualTo("10");
+            List<ConsumerRecord<byte[], byte[]>> letters = RealServices.consumeAll(dlq);
+            assertThat(letters).hasSize(1);
+            ConsumerRecord<byte[], byte[]> r = letters.get(0);
+            Map<String, String> h = new HashMap<>();
+            r.headers().forEach(x -> h.put(x.key(), new String(x.value(), StandardCharsets.UTF_8)));
+            assertThat(r.value()).isEmpty();
+            assertThat(h.get(DeadLetterSerializer.VALUE_OMITTED)).startsWith((20 << 20) + " bytes, more than the "
+                    + ((8 << 20) - (64 << 10)) + " a dead letter's value may have here");
+            assertThat(h.get(DeadLetterSerializer.SOURCE_OFFSET)).isEqualTo(Long.toString(produced.get(1).offset()));
+            assertThat(h.get(DeadLetterSerializer.ERROR_MESSAGE)).isNotBlank();
+            assertThat(r.key()).isEqualTo(produced.get(1).key());
         } finally {
             RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
         }
