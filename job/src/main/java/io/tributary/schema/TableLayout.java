@@ -87,7 +87,7 @@ public final class TableLayout<R> {
                 String why = c == null ? "has no column `" + f.name() + "`"
                         : "computes `" + c.name() + "` (" + c.defaultKind() + " " + c.defaultExpression() + ")";
                 if (f.optional()) {
-                    skipped.add(f.name() + " (" + f.type() + "): the table " + why.substring(why.indexOf(' ') + 1));
+                    skipped.add(f.name() + " (" + f.type() + "): the table " + why);
                 } else {
                     problems.add(table + " " + why + ", which the job must write (" + f.type() + ")");
                 }

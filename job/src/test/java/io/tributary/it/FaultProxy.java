@@ -32,7 +32,9 @@ final class FaultProxy implements AutoCloseable {
         /** Read part of the request, then reset the connection. */
         RESET,
         /** Accept and read, never answer (a stalled server). */
-        STALL
+        STALL,
+        /** Answer every request with an empty HTTP 200, not forwarding it (a proxy answering for an absent server). */
+        FAKE_OK
     }
 
     private final InetSocketAddress target;
@@ -88,7 +90,7 @@ final class FaultProxy implements AutoCloseable {
             }
             listen(s);
         }
-        if (m == Mode.STALL || m == Mode.RESET || old == Mode.STALL) {
+        if (m == Mode.STALL || m == Mode.RESET || m == Mode.FAKE_OK || old == Mode.STALL) {
             cutAll(); // leaving a stall: the held requests fail and are retried
         }
     }
@@ -127,6 +129,12 @@ final class FaultProxy implements AutoCloseable {
                     readRequest(client.getInputStream());
                     client.getOutputStream().write(("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 15\r\n"
                             + "Connection: close\r\n\r\ninjected fault\n").getBytes(StandardCharsets.US_ASCII));
+                    client.getOutputStream().flush();
+                    break;
+                case FAKE_OK:
+                    readRequest(client.getInputStream());
+                    client.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n"
+                            + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                     client.getOutputStream().flush();
                     break;
                 case RESET:

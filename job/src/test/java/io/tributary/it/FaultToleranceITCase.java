@@ -1,7 +1,9 @@
 package io.tributary.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.TributaryJob;
 import io.tributary.config.TributaryConfig;
 import io.tributary.schema.SchemaManager;
 import io.tributary.schema.TableEngine;
@@ -13,6 +15,7 @@ import io.tributary.topology.TributaryTopology;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -167,6 +170,56 @@ class FaultToleranceITCase {
             return System.nanoTime();
         }, false);
         o.check(delivery);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Delivery.class)
+    void aProxyAnswering200ForClickHouseFor10Seconds(Delivery delivery) throws Exception {
+        // a 200 without ClickHouse's summary stores nothing: taken for a success, its rows were lost
+        Outcome o = inProcess("a proxy answers 200 for ClickHouse 10 s", delivery, 30, (proxy, t0) -> {
+            Thread.sleep(4_000 + random.nextInt(2_000));
+            proxy.mode(FaultProxy.Mode.FAKE_OK);
+            Thread.sleep(10_000);
+            proxy.mode(FaultProxy.Mode.PASS);
+            return System.nanoTime();
+        }, false);
+        o.check(delivery);
+    }
+
+    @Test
+    void aReadOnlyUserFailsTheJobAtTheFirstInsertWithoutRetrying() throws Exception {
+        String topic = RealServices.uniqueName("it_readonly");
+        String db = RealServices.uniqueName("it_readonly");
+        RealServices.createTopic(topic, 1);
+        RealServices.produce(topic, List.of(UniqueSpans.spans(0).toByteArray()));
+        TributaryConfig config = TributaryConfig.fromArgs(new String[] {
+            "--signals", "traces",
+            "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
+            "--kafka.topics.traces", topic,
+            "--kafka.group-id", db,
+            "--kafka.bounded", "true",
+            "--kafka.starting-offsets", "earliest",
+            "--dlq.topic", "",
+            "--clickhouse.url", RealServices.clickHouseUrl(),
+            "--clickhouse.user", "tributary_readonly", // bin/lib/services.sh makes it: readonly = 1
+            "--clickhouse.database", db,
+            "--sink.retry.max-attempts", "10",
+            "--sink.retry.initial-backoff", "2s",
+            "--flink.restart-strategy.type", "none"
+        });
+        SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
+        try {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config))
+                    .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
+                            .contains("INSERT of 100 rows into `" + db + "`.`otel_traces` refused: ClickHouse answered HTTP 500 (code 164)")
+                            .contains("READONLY")
+                            .doesNotContain("attempt"));
+            // ten attempts 2 s, 4 s, ... apart would take minutes
+            assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(30);
+        } finally {
+            RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
+        }
     }
 
     @ParameterizedTest
