@@ -181,16 +181,24 @@ class ClusterITCase {
                 Thread.sleep(8_000);
                 savepoint = stopWithSavepoint(job);
             }
-            job = run(jarId, p.args(), 2, savepoint);
-            awaitRunning(job);
+            // the last deployment drains: bounded, from the unbounded job's savepoint, on the cluster
             stop.set(true);
             producer.join();
-            p.awaitRows(acked.get());
-            Thread.sleep(3_000); // a repeated batch would land now
+            String out = shell("cluster_submit " + JAR + " --savepoint " + savepoint + " --parallelism 2 "
+                    + quoted(p.args("--kafka.bounded", "true")));
+            Matcher m = Pattern.compile("JobID ([0-9a-f]{32})").matcher(out);
+            assertThat(m.find()).as(out).isTrue();
+            job = m.group(1);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            String state = "";
+            while (System.nanoTime() < deadline && !(state = get("/jobs/" + job).path("state").asText()).equals("FINISHED")) {
+                assertThat(state).as("bounded job %s", job).isNotIn("FAILED", "CANCELED");
+                Thread.sleep(500);
+            }
+            assertThat(state).as("the bounded job ends by itself").isEqualTo("FINISHED");
             long[] counts = p.counts();
             assertThat(counts[0]).as("spans lost").isEqualTo(acked.get());
             assertThat(counts[1]).as("spans stored twice").isEqualTo(acked.get());
-            cancel(job);
         } finally {
             stop.set(true);
             producer.join();
