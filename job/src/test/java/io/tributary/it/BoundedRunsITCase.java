@@ -204,7 +204,7 @@ class BoundedRunsITCase {
             String savepoint = job.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL)
                     .get(120, TimeUnit.SECONDS);
             RealServices.produce(topic, records(6_000, 20));
-            String[] bounded = concat(keys, "--kafka.bounded", "true", "--flink.execution.state-recovery.path", savepoint);
+            String[] bounded = RealServices.concat(keys, "--kafka.bounded", "true", "--flink.execution.state-recovery.path", savepoint);
             StreamExecutionEnvironment env2 = StreamExecutionEnvironment.getExecutionEnvironment();
             TributaryTopology.build(env2, TributaryConfig.fromArgs(bounded));
             // built: its end offsets are read; what comes now is after its start
@@ -220,7 +220,7 @@ class BoundedRunsITCase {
             }
             // and a bounded run that starts fresh from the committed offsets ends too, with the rest
             TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(),
-                    TributaryConfig.fromArgs(concat(keys, "--kafka.bounded", "true")));
+                    TributaryConfig.fromArgs(RealServices.concat(keys, "--kafka.bounded", "true")));
             assertThat(counts(db)[0]).isEqualTo(10_000);
         } finally {
             RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
@@ -240,12 +240,6 @@ class BoundedRunsITCase {
         String n = RealServices.clickHouse().query("SELECT uniqExact(SpanId) FROM `" + db + "`.otel_traces WHERE"
                 + " reinterpretAsUInt64(reverse(unhex(SpanId))) BETWEEN " + from + " AND " + to + " FORMAT TSV").strip();
         return Long.parseLong(n) == to - from + 1;
-    }
-
-    private static String[] concat(String[] a, String... b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 
     private static String tail(String log) {

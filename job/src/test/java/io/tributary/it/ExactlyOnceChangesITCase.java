@@ -69,7 +69,7 @@ class ExactlyOnceChangesITCase {
     }
 
     private static JobClient start(String[] args, String savepoint) throws Exception {
-        String[] all = savepoint == null ? args : concat(args, "--flink.execution.state-recovery.path", savepoint);
+        String[] all = savepoint == null ? args : RealServices.concat(args, "--flink.execution.state-recovery.path", savepoint);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         TributaryTopology.build(env, TributaryConfig.fromArgs(all));
         return env.executeAsync("exactly once across changes");
@@ -97,9 +97,9 @@ class ExactlyOnceChangesITCase {
             UniqueSpans.produce(traces, 2, 4_000, 20_000, new AtomicBoolean(), new AtomicLong());
             JobClient job = start(first, null);
             Thread.sleep(10_000); // every record read; nothing written before a checkpoint completes
-            assertThat(count(ch, db, "otel_traces")).isZero();
+            assertThat(RealServices.count(db, "otel_traces")).isZero();
             String savepoint = stop(job);
-            assertThat(count(ch, db, "otel_traces")).isEqualTo(4_000);
+            assertThat(RealServices.count(db, "otel_traces")).isEqualTo(4_000);
 
             // the table renamed, and the job told so: the savepoint's batches go to it under their old tokens
             ch.execute("RENAME TABLE `" + db + "`.otel_traces TO `" + db + "`.spans_renamed");
@@ -146,7 +146,7 @@ class ExactlyOnceChangesITCase {
             JobClient job = start(args, null);
             Thread.sleep(10_000);
             String savepoint = stop(job);
-            assertThat(count(ch, db, "otel_logs")).isEqualTo(100);
+            assertThat(RealServices.count(db, "otel_logs")).isEqualTo(100);
             // wider, as older exporters had it: new rows convert, but the savepoint's batches are UInt8 bytes
             ch.execute("ALTER TABLE `" + db + "`.otel_logs MODIFY COLUMN SeverityNumber Int32");
             JobClient restored = start(args, savepoint);
@@ -154,7 +154,7 @@ class ExactlyOnceChangesITCase {
                     .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
                             .contains("the table's columns are not those the rows were encoded in")
                             .contains("Type of 'SeverityNumber' must be Int32, not UInt8"));
-            assertThat(count(ch, db, "otel_logs")).isEqualTo(100);
+            assertThat(RealServices.count(db, "otel_logs")).isEqualTo(100);
         } finally {
             ch.execute("DROP DATABASE IF EXISTS `" + db + "`");
         }
@@ -189,7 +189,7 @@ class ExactlyOnceChangesITCase {
             AtomicLong acked = new AtomicLong();
             UniqueSpans.produce(traces, 2, 200_000, 1_000_000, new AtomicBoolean(), acked);
             JobClient job = start(args, null);
-            awaitCount(ch, db, "otel_traces", acked.get());
+            RealServices.awaitCount(db, "otel_traces", acked.get(), 120);
             long max = 0;
             for (JsonNode c : rest("/jobs/" + job.getJobID() + "/checkpoints").path("history")) {
                 if (c.path("status").asText().equals("COMPLETED")) {
@@ -228,30 +228,13 @@ class ExactlyOnceChangesITCase {
         return out;
     }
 
-    static long count(ClickHouseClient ch, String db, String table) throws Exception {
-        return Long.parseLong(ch.query("SELECT count() FROM `" + db + "`.`" + table + "` FORMAT TSV").strip());
-    }
-
     private static List<Long> counts(ClickHouseClient ch, String db, String table) throws Exception {
         String[] c = ch.query("SELECT uniqExact(SpanId), count() FROM `" + db + "`.`" + table + "` FORMAT TSV").strip().split("\t");
         return List.of(Long.parseLong(c[0]), Long.parseLong(c[1]));
     }
 
-    private static void awaitCount(ClickHouseClient ch, String db, String table, long n) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (count(ch, db, table) < n && System.nanoTime() < deadline) {
-            Thread.sleep(300);
-        }
-    }
-
     private static long droppedRepeats(ClickHouseClient ch) throws Exception {
         String v = ch.query("SELECT sum(value) FROM system.events WHERE event = 'DuplicatedInsertedBlocks' FORMAT TSV").strip();
         return v.isEmpty() ? 0 : Long.parseLong(v);
-    }
-
-    private static String[] concat(String[] a, String... b) {
-        String[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 }

@@ -182,9 +182,9 @@ class ForeignTablesITCase {
             TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(),
                     TributaryConfig.fromArgs(args(clickstack, traces, logs, metrics, "logs")));
 
-            assertThat(count(ch, created, "otel_traces")).isEqualTo(240);
-            assertThat(count(ch, created, "otel_logs")).isEqualTo(240);
-            long sums = count(ch, created, "otel_metrics_sum");
+            assertThat(RealServices.count(created, "otel_traces")).isEqualTo(240);
+            assertThat(RealServices.count(created, "otel_logs")).isEqualTo(240);
+            long sums = RealServices.count(created, "otel_metrics_sum");
             assertThat(sums).isEqualTo(sumTimes.size()).isPositive();
             for (String[] t : new String[][] {{old, "otel_traces"}, {old, "otel_logs"}, {old, "otel_metrics_sum"},
                 {clickstack, "otel_logs"}}) {
@@ -210,7 +210,7 @@ class ForeignTablesITCase {
                 String actual = ch.query(theirRows + tail + "`" + t[0] + "`.`" + t[1] + "` FORMAT TSVRaw");
                 assertThat(compared).as("columns compared in %s", t[1]).hasSizeGreaterThan(8);
                 assertThat(actual).as("%s.%s, columns %s", t[0], t[1], compared).isEqualTo(expected);
-                assertThat(actual.split("\n")).hasSize((int) count(ch, created, t[1]));
+                assertThat(actual.split("\n")).hasSize((int) RealServices.count(created, t[1]));
             }
             // the converted columns in their own types
             assertThat(columns(ch, old, "otel_logs")).containsEntry("TraceFlags", "UInt32").containsEntry("SeverityNumber", "Int32");
@@ -271,7 +271,7 @@ class ForeignTablesITCase {
                                     + " and cannot convert that to UInt64 without loss")
                             .contains("`" + db + "`.`otel_logs` has column `SeverityNumber` as Int8; the job writes it as UInt8"
                                     + " and cannot convert that to Int8 without loss"));
-            assertThat(count(ch, db, "otel_logs")).isZero();
+            assertThat(RealServices.count(db, "otel_logs")).isZero();
             JobProcess check = JobProcess.start("schema-check-misfit", List.of("schema", "check", "--signals", "traces,logs",
                     "--clickhouse.url", RealServices.clickHouseUrl(), "--clickhouse.database", db));
             assertThat(check.waitFor(60)).as(check.log()).isEqualTo(1);
@@ -295,7 +295,7 @@ class ForeignTablesITCase {
         RealServices.createTopic(logs, 2);
         ClickHouseClient ch = RealServices.clickHouse();
         // later keys replace earlier ones: unbounded, restarted after a failure
-        String[] all = concat(args(db, "", logs, "", "logs"), "--kafka.bounded", "false", "--sink.batch.max-age", "200ms",
+        String[] all = RealServices.concat(args(db, "", logs, "", "logs"), "--kafka.bounded", "false", "--sink.batch.max-age", "200ms",
                 "--flink.restart-strategy.type", "fixed-delay", "--flink.restart-strategy.fixed-delay.attempts", "5",
                 "--flink.restart-strategy.fixed-delay.delay", "1s");
         TributaryConfig config = TributaryConfig.fromArgs(all);
@@ -305,10 +305,10 @@ class ForeignTablesITCase {
             TributaryTopology.build(env, config);
             JobClient job = env.executeAsync("altered while running");
             RealServices.produce(logs, ExactlyOnceChangesITCase.logRecords(0, 10));
-            awaitCount(ch, db, "otel_logs", 100);
+            RealServices.awaitCount(db, "otel_logs", 100, 90);
             ch.execute("ALTER TABLE `" + db + "`.otel_logs MODIFY COLUMN SeverityNumber Int32");
             RealServices.produce(logs, ExactlyOnceChangesITCase.logRecords(100, 10));
-            awaitCount(ch, db, "otel_logs", 200);
+            RealServices.awaitCount(db, "otel_logs", 200, 90);
             Thread.sleep(2_000);
             assertThat(ch.query("SELECT count(), uniqExact(Body), countIf(SeverityNumber != toInt32(substring(Body, 5)) % 24 + 1)"
                     + " FROM `" + db + "`.otel_logs FORMAT TSV")).as("every record once, with its own severity").isEqualTo("200\t200\t0\n");
@@ -322,23 +322,6 @@ class ForeignTablesITCase {
         } finally {
             ch.execute("DROP DATABASE IF EXISTS `" + db + "`");
         }
-    }
-
-    private static void awaitCount(ClickHouseClient ch, String db, String table, long n) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (count(ch, db, table) < n && System.nanoTime() < deadline) {
-            Thread.sleep(300);
-        }
-    }
-
-    private static String[] concat(String[] a, String... b) {
-        String[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
-    }
-
-    private static long count(ClickHouseClient ch, String db, String table) throws Exception {
-        return Long.parseLong(ch.query("SELECT count() FROM `" + db + "`.`" + table + "` FORMAT TSV").strip());
     }
 
     /** The table's columns that an INSERT writes (not computed ones), name to type. */

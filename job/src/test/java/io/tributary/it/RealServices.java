@@ -55,6 +55,26 @@ final class RealServices {
         return new ClickHouseClient(ClickHouseEndpoint.of(clickHouseUrl()), Duration.ofMinutes(2));
     }
 
+    /** Rows in {@code db.table}. */
+    static long count(String db, String table) throws Exception {
+        return Long.parseLong(clickHouse().query("SELECT count() FROM `" + db + "`.`" + table + "` FORMAT TSV").strip());
+    }
+
+    /** Waits until {@code db.table} holds {@code n} rows, at most {@code seconds}. */
+    static void awaitCount(String db, String table, long n, int seconds) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
+        while (count(db, table) < n && System.nanoTime() < deadline) {
+            Thread.sleep(300);
+        }
+    }
+
+    /** {@code a} then {@code b}: job arguments with more keys (a later key replaces an earlier one). */
+    static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     static String uniqueName(String prefix) {
         return prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     }
