@@ -77,12 +77,14 @@ final class Checkpoints {
      * True when the checkpoint was taken after some operator had finished in all its subtasks:
      * with this topology only a bounded run's sources do, so it is that run's final checkpoint.
      */
-    static boolean endOfBoundedRun(Path checkpoint) throws IOException {
+    static boolean endOfBoundedRun(Path checkpoint) {
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(
                 Files.newInputStream(checkpoint.resolve("_metadata"))))) {
             CheckpointMetadata m = org.apache.flink.runtime.checkpoint.Checkpoints.loadCheckpointMetadata(
                     in, Checkpoints.class.getClassLoader(), checkpoint.toString());
             return m.getOperatorStates().stream().anyMatch(OperatorState::isFullyFinished);
+        } catch (IOException | RuntimeException e) {
+            return false; // unreadable here: Flink says what is wrong with it when it restores
         }
     }
 
