@@ -44,6 +44,18 @@ final class Checkpoints {
      * resuming from an older one would write its rows again.
      */
     static Path latest(Path root) throws IOException {
+        return latest(root, false);
+    }
+
+    /**
+     * As {@link #latest(Path)}; a bounded run's final checkpoint is skipped when nothing in it
+     * remains to be done: when every operator had finished, or at least once (the sinks write
+     * everything before a checkpoint completes) when the sources had. Exactly once, a checkpoint
+     * whose sources had finished while the sinks had not can still hold batches to insert
+     * (decode and sink tasks outlive the sources when their parallelism differs): it is restored,
+     * and that run only completes the earlier run's writes.
+     */
+    static Path latest(Path root, boolean exactlyOnce) throws IOException {
         if (!Files.isDirectory(root)) {
             return null;
         }
@@ -62,7 +74,8 @@ final class Checkpoints {
         }
         Path newest = metadata.get(0).getParent();
         deleteJobs(root, newest.getParent());
-        if (endOfBoundedRun(newest)) {
+        Finished finished = finished(newest);
+        if (finished == Finished.ALL || (finished == Finished.SOURCES && !exactlyOnce)) {
             // A bounded run's final checkpoint: every source had read to its end. Restored, its
             // sources would be deployed as finished and read nothing, whatever this run asks.
             System.err.println("tributary: the newest checkpoint, " + newest + ", is the end of a bounded run that"
@@ -70,21 +83,31 @@ final class Checkpoints {
             deleteJobs(root, null);
             return null;
         }
+        if (finished == Finished.SOURCES) {
+            System.err.println("tributary: the newest checkpoint, " + newest + ", was taken after the sources of a"
+                    + " bounded run had read everything; this run inserts the batches it holds and ends: run again"
+                    + " to read on");
+        }
         return newest;
     }
 
+    /** How much of a job had finished (in all its subtasks) when a checkpoint was taken. */
+    enum Finished { NONE, SOURCES, ALL }
+
     /**
-     * True when the checkpoint was taken after some operator had finished in all its subtasks:
-     * with this topology only a bounded run's sources do, so it is that run's final checkpoint.
+     * What had finished when the checkpoint was taken: with this topology some operator finishes
+     * in all its subtasks only when a bounded run's sources have read everything, and every
+     * operator at that run's very end.
      */
-    static boolean endOfBoundedRun(Path checkpoint) {
+    static Finished finished(Path checkpoint) {
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(
                 Files.newInputStream(checkpoint.resolve("_metadata"))))) {
             CheckpointMetadata m = org.apache.flink.runtime.checkpoint.Checkpoints.loadCheckpointMetadata(
                     in, Checkpoints.class.getClassLoader(), checkpoint.toString());
-            return m.getOperatorStates().stream().anyMatch(OperatorState::isFullyFinished);
+            long done = m.getOperatorStates().stream().filter(OperatorState::isFullyFinished).count();
+            return done == 0 ? Finished.NONE : done == m.getOperatorStates().size() ? Finished.ALL : Finished.SOURCES;
         } catch (IOException | RuntimeException e) {
-            return false; // unreadable here: Flink says what is wrong with it when it restores
+            return Finished.NONE; // unreadable here: Flink says what is wrong with it when it restores
         }
     }
 

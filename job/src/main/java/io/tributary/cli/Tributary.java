@@ -102,7 +102,7 @@ public final class Tributary {
                             + conf.get(CheckpointingOptions.CHECKPOINTS_DIRECTORY) + " (not a local directory);"
                             + " pass --restore <checkpoint path> or --restore none");
                 }
-                Path latest = Checkpoints.latest(local);
+                Path latest = Checkpoints.latest(local, exactlyOnce);
                 if (latest != null) {
                     conf.set(StateRecoveryOptions.SAVEPOINT_PATH, latest.toUri().toString());
                 }

@@ -94,9 +94,10 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
 
     /**
      * The tables as the server has them now (a restarted task reads them again), so rows are
-     * encoded in each table's columns and types. When the server cannot be asked, the tables as
-     * {@code schema create} makes them: ClickHouse checks every INSERT's column names and types,
-     * so rows that do not fit are refused, never stored in the wrong columns.
+     * encoded in each table's columns and types. When the server cannot be asked, the task fails
+     * and the restart strategy tries again: guessing the layout would encode rows that the tables
+     * may refuse for good, and exactly once such rows would be held in a checkpoint that every
+     * restore must insert.
      */
     private TableLayouts layouts() throws IOException {
         TableLayouts layouts;
@@ -105,8 +106,8 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
         } catch (TableMismatchException e) {
             throw e;
         } catch (IOException e) {
-            LOG.warn("Cannot read the tables' columns ({}); writing them as `schema create` makes them", e.getMessage());
-            return TableLayouts.canonical(flavor);
+            throw new IOException("cannot read the columns of the tables the job writes from ClickHouse"
+                    + " (clickhouse.url): " + e.getMessage(), e);
         }
         for (OtelTable t : tables.keySet()) {
             TableLayout<?> l = layouts.of(t);

@@ -5,6 +5,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.api.connector.source.SupportsHandleExecutionAttemptSourceEvent;
 import org.apache.flink.connector.kafka.source.enumerator.KafkaSourceEnumState;
 import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,15 +31,20 @@ import java.util.function.Function;
  * <p>It keeps the positions that bounded readers hand back when they have read everything ({@link
  * SourceEvents.HandBack}): a finished task keeps no state in later checkpoints, so without this a
  * partition whose reader finished while others still read would never be read again by a run that
- * restores such a checkpoint. A restored enumerator gives those partitions back out as splits at
- * their positions (to the run's readers, which set the run's stopping offset).
+ * restores such a checkpoint. A position is either a reader's (in its state) or this enumerator's,
+ * never both: a reader drops it from its state only once told it is recorded here, and a reader
+ * that starts says which splits it restored ({@link SourceEvents.ReaderStarted}), which are its
+ * own again. A restored enumerator gives its positions out only once every reader has started
+ * (so none of them is also in a reader's state, whatever the parallelism), and holds back "no
+ * more splits" until then.
  *
  * <p>Bounded, it tells readers that no more splits come even when its one partition discovery
  * finds nothing new: the connector only says so after discovery found partitions, so a bounded
  * run restored from a checkpoint (every partition already assigned) or reading topics that do not
  * exist would never end.
  */
-final class ResumableKafkaEnumerator implements SplitEnumerator<KafkaPartitionSplit, ResumableEnumState> {
+final class ResumableKafkaEnumerator
+        implements SplitEnumerator<KafkaPartitionSplit, ResumableEnumState>, SupportsHandleExecutionAttemptSourceEvent {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResumableKafkaEnumerator.class);
 
@@ -45,10 +52,12 @@ final class ResumableKafkaEnumerator implements SplitEnumerator<KafkaPartitionSp
     private final SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumState> kafka;
     private final Set<String> topics;
     private final boolean bounded;
-    /** Handed-back positions by partition, with who handed them back and when. */
-    private final Map<TopicPartition, HandedBack> handedBack = new LinkedHashMap<>();
-    /** Id of the last checkpoint of this enumerator's state; -1 before the first. */
-    private long lastSnapshot = -1;
+    /** Positions this enumerator owns, by partition. */
+    private final Map<TopicPartition, KafkaPartitionSplit> handedBack = new LinkedHashMap<>();
+    /** Readers that have started since this enumerator did. */
+    private final Set<Integer> started = new HashSet<>();
+    /** Restored positions to give out once every reader has started. */
+    private boolean givingOutPending;
     /** The discovery found nothing new, so this enumerator says there are no more splits. */
     private boolean noMoreSplits;
 
@@ -67,30 +76,17 @@ final class ResumableKafkaEnumerator implements SplitEnumerator<KafkaPartitionSp
         this.topics = Set.copyOf(topics);
         this.bounded = bounded;
         for (KafkaPartitionSplit s : restored) {
-            handedBack.put(s.getTopicPartition(), new HandedBack(s, -1, Long.MIN_VALUE));
+            handedBack.put(s.getTopicPartition(), s);
         }
     }
 
-    /** A handed-back position: the split, the reader subtask it came from, and the last snapshot before it came. */
-    private record HandedBack(KafkaPartitionSplit split, int subtask, long after) {}
-
     @Override
     public void start() {
-        kafka.start();
         // Partitions that readers of an earlier run finished continue from where they were left,
-        // in this run's readers; the topics this run does not read stay in the state as they are.
-        List<KafkaPartitionSplit> again = new ArrayList<>();
-        handedBack.values().removeIf(h -> {
-            if (topics.contains(h.split().getTopic())) {
-                again.add(h.split());
-                return true;
-            }
-            return false;
-        });
-        if (!again.isEmpty()) {
-            LOG.info("Reading again from where finished readers left them: {}", again);
-            kafka.addSplitsBack(again, 0);
-        }
+        // in this run's readers, once those have said what their own states hold.
+        givingOutPending = handedBack.values().stream().anyMatch(s -> topics.contains(s.getTopic()));
+        context.holdNoMoreSplits(givingOutPending);
+        kafka.start();
     }
 
     @Override
@@ -105,10 +101,6 @@ final class ResumableKafkaEnumerator implements SplitEnumerator<KafkaPartitionSp
 
     @Override
     public void addReader(int subtaskId) {
-        // A reader that registers again has been restored from the last checkpoint; positions it
-        // handed back after this enumerator's last snapshot are in that reader's restored state,
-        // not in this enumerator's, so they are its again.
-        handedBack.values().removeIf(h -> h.subtask() == subtaskId && h.after() >= lastSnapshot);
         kafka.addReader(subtaskId);
         if (noMoreSplits) {
             context.signalNoMoreSplits(subtaskId);
@@ -117,14 +109,42 @@ final class ResumableKafkaEnumerator implements SplitEnumerator<KafkaPartitionSp
 
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent event) {
-        if (event instanceof SourceEvents.HandBack) {
-            Positions p = ((SourceEvents.HandBack) event).positions;
-            for (KafkaPartitionSplit s : p.splits()) {
-                handedBack.put(s.getTopicPartition(), new HandedBack(s, subtaskId, lastSnapshot));
+        handleSourceEvent(subtaskId, -1, event);
+    }
+
+    @Override
+    public void handleSourceEvent(int subtaskId, int attemptNumber, SourceEvent event) {
+        if (event instanceof SourceEvents.ReaderStarted) {
+            if (stale(subtaskId, attemptNumber)) {
+                return;
             }
-            LOG.info("Reader {} finished; keeping where it left its partitions: {}", subtaskId, p.splits());
+            Positions restored = ((SourceEvents.ReaderStarted) event).restored;
+            for (int i = 0; i < restored.size(); i++) {
+                if (handedBack.remove(restored.partition(i)) != null) {
+                    LOG.info("Reader {} restored {} itself: its position is the reader's", subtaskId, restored.partition(i));
+                }
+            }
+            started.add(subtaskId);
+            if (givingOutPending && started.size() >= context.currentParallelism()) {
+                giveOut();
+            }
+            return;
+        }
+        if (event instanceof SourceEvents.HandBack) {
+            if (stale(subtaskId, attemptNumber)) {
+                return;
+            }
+            List<KafkaPartitionSplit> splits = ((SourceEvents.HandBack) event).positions.splits();
+            for (KafkaPartitionSplit s : splits) {
+                handedBack.put(s.getTopicPartition(), s);
+            }
+            LOG.info("Reader {} finished; keeping where it left its partitions: {}", subtaskId, splits);
             try {
-                context.sendEventToSourceReader(subtaskId, new SourceEvents.HandBackRecorded());
+                if (attemptNumber >= 0) {
+                    context.sendEventToSourceReader(subtaskId, attemptNumber, new SourceEvents.HandBackRecorded());
+                } else {
+                    context.sendEventToSourceReader(subtaskId, new SourceEvents.HandBackRecorded());
+                }
             } catch (RuntimeException e) {
                 // the reader is gone (failover): restored, it finishes and hands back again
                 LOG.info("Cannot answer reader {}: {}", subtaskId, e.toString());
@@ -134,12 +154,49 @@ final class ResumableKafkaEnumerator implements SplitEnumerator<KafkaPartitionSp
         kafka.handleSourceEvent(subtaskId, event);
     }
 
+    /** An event of an attempt that is no longer the subtask's current one. */
+    private boolean stale(int subtaskId, int attemptNumber) {
+        if (attemptNumber < 0) {
+            return false;
+        }
+        Map<Integer, ReaderInfo> attempts = context.registeredReadersOfAttempts().get(subtaskId);
+        if (attempts == null || attempts.isEmpty()) {
+            return false;
+        }
+        int current = attempts.keySet().stream().mapToInt(Integer::intValue).max().getAsInt();
+        if (attemptNumber < current) {
+            LOG.info("Ignoring an event of reader {} attempt {} (attempt {} runs now)", subtaskId, attemptNumber, current);
+            return true;
+        }
+        return false;
+    }
+
+    /** Every reader has started: the restored positions go out, and "no more splits" after them. */
+    private void giveOut() {
+        givingOutPending = false;
+        List<KafkaPartitionSplit> again = new ArrayList<>();
+        handedBack.values().removeIf(s -> {
+            if (topics.contains(s.getTopic())) {
+                again.add(s);
+                return true;
+            }
+            return false;
+        });
+        if (!again.isEmpty()) {
+            LOG.info("Reading again from where finished readers of an earlier run left them: {}", again);
+            kafka.addSplitsBack(again, -1);
+            // the connector assigns what it takes back only to the reader it names; this makes it
+            // assign each split to its owner
+            for (int reader : new LinkedHashSet<>(context.registeredReaders().keySet())) {
+                kafka.addReader(reader);
+            }
+        }
+        context.holdNoMoreSplits(false);
+    }
+
     @Override
     public ResumableEnumState snapshotState(long checkpointId) throws Exception {
-        lastSnapshot = checkpointId;
-        List<KafkaPartitionSplit> positions = new ArrayList<>(handedBack.size());
-        handedBack.values().forEach(h -> positions.add(h.split()));
-        return new ResumableEnumState(kafka.snapshotState(checkpointId), positions);
+        return new ResumableEnumState(kafka.snapshotState(checkpointId), new ArrayList<>(handedBack.values()));
     }
 
     @Override
@@ -168,20 +225,43 @@ final class ResumableKafkaEnumerator implements SplitEnumerator<KafkaPartitionSp
     /**
      * The context the Kafka enumerator gets: the real one, watching (bounded only) the one-time
      * partition discovery: when its handler returns without having started the initialization of
-     * new splits, the discovery found nothing, and the connector would never signal the end.
+     * new splits, the discovery found nothing, and the connector would never signal the end. It
+     * also holds "no more splits" back while restored positions wait to be given out.
      */
-    private static final class WatchingContext implements SplitEnumeratorContext<KafkaPartitionSplit> {
+    static final class WatchingContext implements SplitEnumeratorContext<KafkaPartitionSplit> {
         private final SplitEnumeratorContext<KafkaPartitionSplit> context;
         private final boolean bounded;
         private final Runnable foundNothing;
         private boolean discoveryStarted;
         private boolean inDiscoveryHandler;
         private boolean startedMore;
+        private boolean holding;
+        private final Set<Integer> held = new LinkedHashSet<>();
 
         WatchingContext(SplitEnumeratorContext<KafkaPartitionSplit> context, boolean bounded, Runnable foundNothing) {
             this.context = context;
             this.bounded = bounded;
             this.foundNothing = foundNothing;
+        }
+
+        /** While holding, "no more splits" signals wait; released, they go out. */
+        void holdNoMoreSplits(boolean hold) {
+            holding = hold;
+            if (!hold) {
+                for (int subtask : held) {
+                    context.signalNoMoreSplits(subtask);
+                }
+                held.clear();
+            }
+        }
+
+        @Override
+        public void signalNoMoreSplits(int subtask) {
+            if (holding) {
+                held.add(subtask);
+            } else {
+                context.signalNoMoreSplits(subtask);
+            }
         }
 
         @Override
@@ -254,11 +334,6 @@ final class ResumableKafkaEnumerator implements SplitEnumerator<KafkaPartitionSp
         }
 
         @Override
-        public void signalNoMoreSplits(int subtask) {
-            context.signalNoMoreSplits(subtask);
-        }
-
-        @Override
         public void runInCoordinatorThread(Runnable runnable) {
             context.runInCoordinatorThread(runnable);
         }
@@ -271,7 +346,6 @@ final class ResumableKafkaEnumerator implements SplitEnumerator<KafkaPartitionSp
 
     @Override
     public String toString() {
-        return "ResumableKafkaEnumerator(" + (bounded ? "bounded" : "unbounded") + ", handed back "
-                + new HashSet<>(handedBack.keySet()) + ")";
+        return "ResumableKafkaEnumerator(" + (bounded ? "bounded" : "unbounded") + ", handed back " + handedBack.keySet() + ")";
     }
 }

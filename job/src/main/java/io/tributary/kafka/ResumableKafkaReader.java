@@ -73,8 +73,16 @@ final class ResumableKafkaReader implements SourceReader<SourceRecord, KafkaPart
         }
     }
 
+    /**
+     * Flink gives a reader its restored splits before it starts: they are this reader's, and the
+     * enumerator learns which they are before it gives out the positions it keeps.
+     */
     @Override
     public void start() {
+        List<KafkaPartitionSplit> restored = new ArrayList<>(reading.values());
+        restored.addAll(finished.values());
+        restored.addAll(parked.values());
+        context.sendSourceEventToCoordinator(new SourceEvents.ReaderStarted(Positions.of(restored)));
         kafka.start();
     }
 

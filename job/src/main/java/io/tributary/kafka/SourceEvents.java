@@ -12,6 +12,21 @@ final class SourceEvents {
 
     private SourceEvents() {}
 
+    /**
+     * Reader to enumerator, when it starts: the splits it restored from its state. Those are the
+     * reader's; a position the enumerator kept for one of them is stale (the reader was restored
+     * from a checkpoint taken before it handed it back).
+     */
+    static final class ReaderStarted implements SourceEvent {
+        private static final long serialVersionUID = 1L;
+
+        final Positions restored;
+
+        ReaderStarted(Positions restored) {
+            this.restored = restored;
+        }
+    }
+
     /** Reader to enumerator: every split of mine is finished; keep these positions for a later run. */
     static final class HandBack implements SourceEvent {
         private static final long serialVersionUID = 1L;

@@ -29,8 +29,8 @@ public final class SinkMetrics {
     /** INSERT attempts that failed and were retried. */
     public final Counter retries;
     /**
-     * Rows of exactly-once INSERTs that ClickHouse reported as not written, taken for repeats it
-     * dropped (ClickHouse 26.7 reports a dropped repeat's rows as written, so there this stays 0).
+     * Rows of INSERTs that ClickHouse reported as not written, repeats it had stored before (its
+     * summary of 26.7 still counts a dropped repeat's rows as written, so there this stays 0).
      */
     public final Counter rowsDeduplicated;
     /** Records whose rows ClickHouse refused for good, set aside (to the dead-letter topic). */

@@ -137,7 +137,7 @@ public final class Columns {
                     ? (r, out) -> writeStringMap(out, value.apply(r).asStringMap()) : null)));
         }
         return List.of(
-                plain(name, "JSON", "JSON", codec, t -> nullable(t, w -> w.is("JSON")
+                plain(name, "JSON", "JSON", codec, t -> nullable(t, w -> plainJson(w)
                         ? (r, out) -> value.apply(r).writeJson(out) : null)),
                 Columns.<R>plain(name + "Keys", KEYS, KEYS, codec, t -> nullable(t, w -> w.is("Array") && w.arg(0).onTheWire().is("String")
                         ? (r, out) -> value.apply(r).writeJsonKeys(out) : null)).optional());
@@ -239,7 +239,7 @@ public final class Columns {
             return new NestedField<>(name, STRING_MAP, STRING_MAP, t -> isStringMap(t)
                     ? (r, i, out) -> writeStringMap(out, value.get(r, i).asStringMap()) : null);
         }
-        return new NestedField<>(name, "JSON", "JSON", t -> t.is("JSON") ? (r, i, out) -> value.get(r, i).writeJson(out) : null);
+        return new NestedField<>(name, "JSON", "JSON", t -> plainJson(t) ? (r, i, out) -> value.get(r, i).writeJson(out) : null);
     }
 
     public static <R> NestedField<R> nestedFloat64(String name, IndexedDouble<R> value) {
@@ -336,6 +336,23 @@ public final class Columns {
 
     private static <R> ElementBinder<R> stringElements(IndexedValue<R, String> value) {
         return t -> t.is("String") ? (r, i, out) -> out.writeString(value.get(r, i)) : null;
+    }
+
+    /**
+     * {@code JSON}, or {@code JSON(max_dynamic_paths = N, max_dynamic_types = M)}: every path
+     * dynamic, which is how the job writes them. Typed paths ({@code JSON(a.b UInt32)}) expect
+     * their values untagged, and SKIP clauses are not the job's to second-guess: those are refused.
+     */
+    private static boolean plainJson(ChType w) {
+        if (!w.is("JSON")) {
+            return false;
+        }
+        for (ChType a : w.args()) {
+            if (!a.isLiteral() || !a.name().matches("(?i)\\s*max_dynamic_(paths|types)\\s*=\\s*\\d+\\s*")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isStringMap(ChType w) {

@@ -61,7 +61,8 @@ public final class ClickHouseClient implements InsertClient {
         String summary = resp.headers().firstValue("X-ClickHouse-Summary").orElse(null);
         if (summary == null) {
             throw new ClickHouseException("HTTP 200 without X-ClickHouse-Summary: the reply does not come from ClickHouse"
-                    + " (a proxy?), so the INSERT may not have been stored", 200, -1, true);
+                    + " (a proxy answering for it, or one that drops ClickHouse's X-ClickHouse-* headers), so the INSERT"
+                    + " may not have been stored", 200, -1, true);
         }
         Matcher m = WRITTEN_ROWS.matcher(summary);
         if (!m.find()) {

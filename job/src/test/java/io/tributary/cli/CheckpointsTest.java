@@ -20,14 +20,23 @@ import java.util.List;
 class CheckpointsTest {
 
     private static Path checkpoint(Path root, String job, int n, boolean sourcesFinished, long modified) throws Exception {
+        return checkpoint(root, job, n, sourcesFinished, false, modified);
+    }
+
+    /** A checkpoint of a source and a sink, either or both finished in all their subtasks. */
+    private static Path checkpoint(Path root, String job, int n, boolean sourcesFinished, boolean sinksFinished,
+            long modified) throws Exception {
         Path chk = Files.createDirectories(root.resolve(job).resolve("chk-" + n));
         OperatorState source = sourcesFinished
                 ? new FullyFinishedOperatorState("source", "tributary-source-traces", new OperatorID(), 2, 128)
                 : new OperatorState("source", "tributary-source-traces", new OperatorID(), 2, 128);
+        OperatorState sink = sinksFinished
+                ? new FullyFinishedOperatorState("sink", "tributary-sink-clickhouse", new OperatorID(), 2, 128)
+                : new OperatorState("sink", "tributary-sink-clickhouse", new OperatorID(), 2, 128);
         Path metadata = chk.resolve("_metadata");
         try (OutputStream out = Files.newOutputStream(metadata)) {
             org.apache.flink.runtime.checkpoint.Checkpoints.storeCheckpointMetadata(
-                    new CheckpointMetadata(n, List.of(source), List.of()), new DataOutputStream(out));
+                    new CheckpointMetadata(n, List.of(source, sink), List.of()), new DataOutputStream(out));
         }
         Files.setLastModifiedTime(metadata, FileTime.fromMillis(modified));
         return chk;
@@ -46,8 +55,17 @@ class CheckpointsTest {
     @Test
     void aBoundedRunsFinalCheckpointIsNotResumed(@TempDir Path root) throws Exception {
         // restored, its finished sources would read nothing, whatever the next run asks
-        checkpoint(root, "0123456789abcdef0123456789abcdef", 9, true, 2_000);
-        assertThat(Checkpoints.latest(root)).isNull();
+        checkpoint(root, "0123456789abcdef0123456789abcdef", 9, true, true, 2_000);
+        assertThat(Checkpoints.latest(root, true)).isNull();
         assertThat(root.resolve("0123456789abcdef0123456789abcdef")).doesNotExist();
+        // at least once, the sinks hold nothing a completed checkpoint did not write
+        checkpoint(root, "0123456789abcdef0123456789abcdef", 9, true, false, 2_000);
+        assertThat(Checkpoints.latest(root, false)).isNull();
+    }
+
+    @Test
+    void exactlyOnceACheckpointWhoseSinksHadNotFinishedIsResumedForTheBatchesItHolds(@TempDir Path root) throws Exception {
+        Path chk = checkpoint(root, "0123456789abcdef0123456789abcdef", 9, true, false, 2_000);
+        assertThat(Checkpoints.latest(root, true)).isEqualTo(chk);
     }
 }

@@ -156,7 +156,7 @@ class BoundedRunsITCase {
             long newOnPartition0 = next;
             next += 5L * UniqueSpans.PER_RECORD;
             try (JobProcess unbounded = JobProcess.start("bounded-handback-2", args)) {
-                assertThat(unbounded.awaitLog("Reading again from where finished readers left them", 60)).as(unbounded.log()).isTrue();
+                assertThat(unbounded.awaitLog("Reading again from where finished readers", 60)).as(unbounded.log()).isTrue();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
                 while (System.nanoTime() < deadline && !present(db, newOnPartition0 + 1, newOnPartition0 + 500)) {
                     Thread.sleep(300);

@@ -300,26 +300,30 @@ class ForeignTablesITCase {
                 "--flink.restart-strategy.fixed-delay.delay", "1s");
         TributaryConfig config = TributaryConfig.fromArgs(all);
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
+        JobClient job = null;
         try {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             TributaryTopology.build(env, config);
-            JobClient job = env.executeAsync("altered while running");
+            job = env.executeAsync("altered while running");
             RealServices.produce(logs, ExactlyOnceChangesITCase.logRecords(0, 10));
             RealServices.awaitCount(db, "otel_logs", 100, 90);
             ch.execute("ALTER TABLE `" + db + "`.otel_logs MODIFY COLUMN SeverityNumber Int32");
             RealServices.produce(logs, ExactlyOnceChangesITCase.logRecords(100, 10));
             RealServices.awaitCount(db, "otel_logs", 200, 90);
             Thread.sleep(2_000);
-            assertThat(ch.query("SELECT count(), uniqExact(Body), countIf(SeverityNumber != toInt32(substring(Body, 5)) % 24 + 1)"
-                    + " FROM `" + db + "`.otel_logs FORMAT TSV")).as("every record once, with its own severity").isEqualTo("200\t200\t0\n");
+            // at least once, the restart may write again what came after the last checkpoint
+            assertThat(ch.query("SELECT uniqExact(Body), countIf(SeverityNumber != toInt32(substring(Body, 5)) % 24 + 1)"
+                    + " FROM `" + db + "`.otel_logs FORMAT TSV")).as("every record, each with its own severity").isEqualTo("200\t0\n");
             String exceptions = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://"
                             + FLINK.getClientConfiguration().get(RestOptions.ADDRESS) + ":"
                             + FLINK.getClientConfiguration().get(RestOptions.PORT) + "/jobs/" + job.getJobID() + "/exceptions"))
                     .GET().build(), HttpResponse.BodyHandlers.ofString()).body();
             assertThat(exceptions).contains("the table's columns are not those the rows were encoded in")
                     .contains("Type of 'SeverityNumber' must be Int32, not UInt8");
-            job.cancel().get(60, TimeUnit.SECONDS);
         } finally {
+            if (job != null) {
+                job.cancel().get(60, TimeUnit.SECONDS);
+            }
             ch.execute("DROP DATABASE IF EXISTS `" + db + "`");
         }
     }

@@ -97,6 +97,69 @@ class TableLayoutTest {
                 "`db`.`t` has column `AggregationTemporality` as UInt32; the job writes it as Int32 and cannot convert that to UInt32 without loss");
     }
 
+    /** A row with arrays, a map and nested fields. */
+    record Nested(List<Long> counts, io.tributary.transcode.Attributes attributes, long[] times, String[] names) {}
+
+    private static final TableSchema<Nested> NESTED = TableSchema.<Nested>builder()
+            .column(Columns.uint64Array("Counts", "", Nested::counts))
+            .columns(Columns.attributes("Attributes", "", SchemaFlavor.MAP, Nested::attributes))
+            .column(Columns.nested("Events", "", r -> r.times().length,
+                    Columns.nestedDateTime64Nanos("Timestamp", (r, i) -> r.times()[i]),
+                    Columns.nestedString("Name", (r, i) -> r.names()[i])))
+            .partitionBy("tuple()").orderBy("tuple()").settings("")
+            .build();
+
+    @Test
+    void arraysMapsAndNestedFieldsConvertElementByElement() {
+        io.tributary.transcode.Attributes attrs = io.tributary.transcode.Attributes.of(List.of(
+                io.opentelemetry.proto.common.v1.KeyValue.newBuilder().setKey("k")
+                        .setValue(io.opentelemetry.proto.common.v1.AnyValue.newBuilder().setIntValue(7)).build()));
+        Nested row = new Nested(List.of(1L, 2L), attrs, new long[] {3_000_000_000L, 4_000_123_456L}, new String[] {"a", "b"});
+        List<String> problems = new ArrayList<>();
+        TableLayout<Nested> l = TableLayout.resolve(NESTED, "t", List.of(
+                new TableColumn("Counts", "Array(Int64)", "", ""),
+                new TableColumn("Attributes", "Map(String, LowCardinality(String))", "", ""),
+                new TableColumn("Events.Timestamp", "Array(DateTime64(3))", "", ""),
+                new TableColumn("Events.Name", "Array(Nullable(String))", "", "")), problems);
+        assertThat(problems).isEmpty();
+        RowBinaryWriter out = new RowBinaryWriter(64);
+        l.writeRow(row, out);
+        assertThat(HexFormat.of().formatHex(out.toByteArray())).isEqualTo(
+                "02" + "0100000000000000" + "0200000000000000" // Array(Int64) [1, 2]
+                        + "01" + "016b" + "0137" // Map {'k': '7'}
+                        + "02" + "b80b000000000000" + "a00f000000000000" // milliseconds 3000, 4000 (truncated)
+                        + "02" + "00" + "0161" + "00" + "0162"); // Nullable elements: not null, then the string
+        problems.clear();
+        assertThat(TableLayout.resolve(NESTED, "t", List.of(
+                new TableColumn("Counts", "Array(UInt32)", "", ""),
+                new TableColumn("Attributes", "Map(String, UInt64)", "", ""),
+                new TableColumn("Events.Timestamp", "DateTime64(9)", "", ""),
+                new TableColumn("Events.Name", "Array(String)", "", "")), problems)).isNull();
+        assertThat(problems).containsExactly(
+                "t has column `Counts` as Array(UInt32); the job writes it as Array(UInt64) and cannot convert that to Array(UInt32) without loss",
+                "t has column `Attributes` as Map(String, UInt64); the job writes it as Map(LowCardinality(String), String) and cannot"
+                        + " convert that to Map(String, UInt64) without loss",
+                "t has column `Events.Timestamp` as DateTime64(9); the job writes it as Array(DateTime64(9)) and cannot convert that"
+                        + " to DateTime64(9) without loss");
+    }
+
+    @Test
+    void jsonColumnsWithTypedOrSkippedPathsAreRefused() {
+        TableSchema<Nested> json = TableSchema.<Nested>builder()
+                .columns(Columns.attributes("Attributes", "", SchemaFlavor.JSON, Nested::attributes))
+                .partitionBy("tuple()").orderBy("tuple()").settings("").build();
+        for (String ok : List.of("JSON", "JSON(max_dynamic_paths=1024)", "JSON(max_dynamic_paths = 16, max_dynamic_types = 4)")) {
+            List<String> problems = new ArrayList<>();
+            TableLayout.resolve(json, "t", List.of(new TableColumn("Attributes", ok, "", "")), problems);
+            assertThat(problems).as(ok).isEmpty();
+        }
+        for (String typed : List.of("JSON(a.b UInt32)", "JSON(SKIP a.c)", "JSON(max_dynamic_paths=10, SKIP REGEXP 'x.*')")) {
+            List<String> problems = new ArrayList<>();
+            TableLayout.resolve(json, "t", List.of(new TableColumn("Attributes", typed, "", "")), problems);
+            assertThat(problems).as(typed).singleElement().asString().contains("has column `Attributes` as " + typed);
+        }
+    }
+
     /** Tables exactly as {@code schema create} makes them: no conversion, the canonical header. */
     @ParameterizedTest
     @EnumSource(SchemaFlavor.class)
