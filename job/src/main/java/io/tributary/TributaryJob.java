@@ -2,8 +2,8 @@ package io.tributary;
 
 import io.tributary.config.TributaryConfig;
 import io.tributary.config.TributaryOptions;
-import io.tributary.schema.SchemaManager;
-import io.tributary.schema.TableEngine;
+import io.tributary.tables.TableEngine;
+import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -1,6 +1,9 @@
 package io.tributary.config;
 
+import io.tributary.otlp.Signal;
 import io.tributary.sink.Delivery;
+import io.tributary.tables.OtelTable;
+import io.tributary.tables.TableName;
 
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -13,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -169,10 +173,10 @@ public final class TributaryConfig implements Serializable {
         }
         Map<String, Signal> seen = new HashMap<>();
         for (Signal s : signals()) {
-            Signal other = seen.put(get(s.topicOption()), s);
+            Signal other = seen.put(get(TributaryOptions.topic(s)), s);
             if (other != null) {
-                throw new ConfigException(s.topicOption().key() + ": '" + get(s.topicOption())
-                        + "' is also " + other.topicOption().key() + "; each signal needs its own topic");
+                throw new ConfigException(TributaryOptions.topic(s).key() + ": '" + get(TributaryOptions.topic(s))
+                        + "' is also " + TributaryOptions.topic(other).key() + "; each signal needs its own topic");
             }
         }
         if (seen.containsKey(get(TributaryOptions.DLQ_TOPIC))) {
@@ -199,7 +203,7 @@ public final class TributaryConfig implements Serializable {
     public Set<Signal> signals() {
         Set<Signal> on = EnumSet.noneOf(Signal.class);
         for (Signal s : get(TributaryOptions.SIGNALS)) {
-            if (!get(s.topicOption()).isEmpty()) {
+            if (!get(TributaryOptions.topic(s)).isEmpty()) {
                 on.add(s);
             }
         }
@@ -210,7 +214,24 @@ public final class TributaryConfig implements Serializable {
     public Map<String, Signal> topics() {
         Map<String, Signal> out = new LinkedHashMap<>();
         for (Signal s : signals()) {
-            out.put(get(s.topicOption()), s);
+            out.put(get(TributaryOptions.topic(s)), s);
+        }
+        return out;
+    }
+
+    /** A table's name and the setting that gives it. */
+    public TableName table(OtelTable table) {
+        Option<String> o = TributaryOptions.table(table);
+        return new TableName(get(o), o.key());
+    }
+
+    /** The names of the tables of the signals that run. */
+    public Map<OtelTable, TableName> runningTables() {
+        Map<OtelTable, TableName> out = new EnumMap<>(OtelTable.class);
+        for (OtelTable t : OtelTable.values()) {
+            if (signals().contains(t.signal())) {
+                out.put(t, table(t));
+            }
         }
         return out;
     }

@@ -1,9 +1,11 @@
 package io.tributary.config;
 
-import io.tributary.decode.Encoding;
-import io.tributary.schema.SchemaFlavor;
-import io.tributary.sink.Compression;
+import io.tributary.clickhouse.Compression;
+import io.tributary.otlp.Encoding;
+import io.tributary.otlp.Signal;
 import io.tributary.sink.Delivery;
+import io.tributary.tables.OtelTable;
+import io.tributary.tables.SchemaFlavor;
 
 import java.time.Duration;
 import java.util.EnumSet;
@@ -96,6 +98,38 @@ public final class TributaryOptions {
             new Option<>("sink.request-timeout", Duration.ofMinutes(2), "How long one INSERT may take before it is retried", Options::positiveDuration);
     public static final Option<Duration> CHECKPOINT_INTERVAL =
             new Option<>("checkpoint.interval", Duration.ofSeconds(10), "Checkpoint interval: how often offsets are secured (every buffered row is written first)", Options::positiveDuration);
+
+    /** The option that names a signal's topic. */
+    public static Option<String> topic(Signal signal) {
+        switch (signal) {
+            case TRACES:
+                return KAFKA_TOPICS_TRACES;
+            case LOGS:
+                return KAFKA_TOPICS_LOGS;
+            default:
+                return KAFKA_TOPICS_METRICS;
+        }
+    }
+
+    /** The option that names a table. */
+    public static Option<String> table(OtelTable table) {
+        switch (table) {
+            case TRACES:
+                return CLICKHOUSE_TABLES_TRACES;
+            case LOGS:
+                return CLICKHOUSE_TABLES_LOGS;
+            case METRICS_GAUGE:
+                return CLICKHOUSE_TABLES_METRICS_GAUGE;
+            case METRICS_SUM:
+                return CLICKHOUSE_TABLES_METRICS_SUM;
+            case METRICS_HISTOGRAM:
+                return CLICKHOUSE_TABLES_METRICS_HISTOGRAM;
+            case METRICS_EXPONENTIAL_HISTOGRAM:
+                return CLICKHOUSE_TABLES_METRICS_EXPONENTIAL_HISTOGRAM;
+            default:
+                return CLICKHOUSE_TABLES_METRICS_SUMMARY;
+        }
+    }
 
     /** All options, in the order the README lists them. */
     public static final List<Option<?>> ALL =

@@ -1,5 +1,7 @@
 package io.tributary.sink;
 
+import io.tributary.tables.EncodedRows;
+
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,8 @@
 package io.tributary.sink;
 
+import io.tributary.clickhouse.ClickHouseErrors;
+import io.tributary.clickhouse.ClickHouseException;
+import io.tributary.clickhouse.InsertClient;
 import io.tributary.kafka.RefusedRecords;
 import io.tributary.metrics.SinkMetrics;
 

@@ -1,7 +1,10 @@
 package io.tributary.sink;
 
+import io.tributary.clickhouse.ClickHouseClient;
+import io.tributary.clickhouse.ClickHouseException;
 import io.tributary.metrics.SinkMetrics;
-import io.tributary.schema.Sql;
+import io.tributary.tables.EncodedRows;
+import io.tributary.tables.Sql;
 
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
@@ -135,7 +138,7 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                         + Sql.string(settings.database()) + " AND name = " + Sql.string(name) + " FORMAT TSVRaw")
                         .strip().split("\t", 2);
                 if (table[0].isEmpty()) {
-                    missing.add(t.kind().nameOption().key() + " = " + name);
+                    missing.add(t.setting() + " = " + name);
                     continue;
                 }
                 if (settings.delivery() != Delivery.EXACTLY_ONCE) {

@@ -1,6 +1,8 @@
 package io.tributary.sink;
 
+import io.tributary.clickhouse.InsertClient;
 import io.tributary.metrics.SinkMetrics;
+import io.tributary.tables.EncodedRows;
 
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;

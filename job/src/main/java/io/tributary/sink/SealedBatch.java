@@ -1,6 +1,8 @@
 package io.tributary.sink;
 
-import io.tributary.schema.OtelTable;
+import io.tributary.clickhouse.Compression;
+import io.tributary.tables.EncodedRows;
+import io.tributary.tables.OtelTable;
 
 import java.util.ArrayList;
 import java.util.HexFormat;

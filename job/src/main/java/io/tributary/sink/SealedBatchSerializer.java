@@ -1,6 +1,7 @@
 package io.tributary.sink;
 
-import io.tributary.schema.OtelTable;
+import io.tributary.clickhouse.Compression;
+import io.tributary.tables.OtelTable;
 
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;

@@ -2,25 +2,26 @@ package io.tributary.topology;
 
 import static io.tributary.config.TributaryOptions.*;
 
-import io.tributary.config.Signal;
+import io.tributary.clickhouse.ClickHouseCatalog;
+import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.decode.DecodeFunction;
 import io.tributary.kafka.DeadLetter;
 import io.tributary.kafka.DeadLetterSerializer;
 import io.tributary.kafka.EndOffsets;
 import io.tributary.kafka.ResumableKafkaSource;
-import io.tributary.kafka.StopPolicy;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.kafka.SourceRecordDeserializer;
-import io.tributary.schema.OtelTable;
-import io.tributary.schema.SchemaFlavor;
-import io.tributary.sink.ClickHouseCatalog;
-import io.tributary.sink.ClickHouseEndpoint;
+import io.tributary.kafka.StopPolicy;
+import io.tributary.otlp.Signal;
 import io.tributary.sink.ClickHouseSink;
 import io.tributary.sink.Delivery;
-import io.tributary.sink.EncodedRows;
 import io.tributary.sink.SinkSettings;
 import io.tributary.sink.SinkTable;
+import io.tributary.tables.DecodeFunction;
+import io.tributary.tables.EncodedRows;
+import io.tributary.tables.OtelTable;
+import io.tributary.tables.SchemaFlavor;
+import io.tributary.tables.TableName;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -112,7 +113,7 @@ public final class TributaryTopology {
                 records.process(
                                 new DecodeFunction(topics, config.get(KAFKA_ENCODING), config.get(CLICKHOUSE_SCHEMA),
                                         new ClickHouseCatalog(endpoint(config), config.get(CLICKHOUSE_DATABASE)),
-                                        runningTables(config)),
+                                        config.runningTables()),
                                 TypeInformation.of(EncodedRows.class))
                         .uid(DECODE_UID)
                         .name("Decode OTLP")
@@ -224,7 +225,8 @@ public final class TributaryTopology {
         SchemaFlavor flavor = config.get(CLICKHOUSE_SCHEMA);
         List<SinkTable> tables = new ArrayList<>();
         for (OtelTable t : OtelTable.values()) {
-            tables.add(new SinkTable(t, t.name(config), config.signals().contains(t.signal())));
+            TableName name = config.table(t);
+            tables.add(new SinkTable(t, name.name(), name.setting(), config.signals().contains(t.signal())));
         }
         return ClickHouseSink.create(
                 new SinkSettings(
@@ -247,17 +249,6 @@ public final class TributaryTopology {
                         config.get(DLQ_TOPIC),
                         config.get(KAFKA_BOOTSTRAP_SERVERS),
                         config.kafkaPropertiesMap()));
-    }
-
-    /** The names of the tables of the signals that run. */
-    public static Map<OtelTable, String> runningTables(TributaryConfig config) {
-        Map<OtelTable, String> out = new EnumMap<>(OtelTable.class);
-        for (OtelTable t : OtelTable.values()) {
-            if (config.signals().contains(t.signal())) {
-                out.put(t, t.name(config));
-            }
-        }
-        return out;
     }
 
     /** Where ClickHouse is, from the config. */

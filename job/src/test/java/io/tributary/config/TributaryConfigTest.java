@@ -3,8 +3,9 @@ package io.tributary.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.decode.Encoding;
-import io.tributary.sink.Compression;
+import io.tributary.clickhouse.Compression;
+import io.tributary.otlp.Encoding;
+import io.tributary.otlp.Signal;
 import io.tributary.sink.Delivery;
 
 import org.junit.jupiter.api.Test;
@@ -101,7 +102,7 @@ class TributaryConfigTest {
         Path f = dir.resolve("s.yaml");
         Files.writeString(f, "clickhouse:\n  schema: json\n  tables:\n    metrics:\n      exponential_histogram: eh\n");
         TributaryConfig c = TributaryConfig.fromArgs(new String[] {"--config", f.toString()});
-        assertThat(c.get(TributaryOptions.CLICKHOUSE_SCHEMA)).isEqualTo(io.tributary.schema.SchemaFlavor.JSON);
+        assertThat(c.get(TributaryOptions.CLICKHOUSE_SCHEMA)).isEqualTo(io.tributary.tables.SchemaFlavor.JSON);
         assertThat(c.get(TributaryOptions.CLICKHOUSE_TABLES_METRICS_EXPONENTIAL_HISTOGRAM)).isEqualTo("eh");
         assertThat(c.get(TributaryOptions.CLICKHOUSE_TABLES_METRICS_SUMMARY)).isEqualTo("otel_metrics_summary");
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--signals", "traces,spans"}))

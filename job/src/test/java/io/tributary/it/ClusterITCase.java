@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.schema.SchemaManager;
-import io.tributary.schema.TableEngine;
-import io.tributary.sink.ClickHouseEndpoint;
+import io.tributary.tables.TableEngine;
+import io.tributary.topology.SchemaManager;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -10,11 +10,11 @@ import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import io.tributary.clickhouse.ClickHouseClient;
+import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.schema.SchemaManager;
-import io.tributary.schema.TableEngine;
-import io.tributary.sink.ClickHouseClient;
-import io.tributary.sink.ClickHouseEndpoint;
+import io.tributary.tables.TableEngine;
+import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 
 import org.apache.flink.configuration.RestOptions;

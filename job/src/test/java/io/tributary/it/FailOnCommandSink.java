@@ -1,8 +1,8 @@
 package io.tributary.it;
 
 import io.tributary.sink.ClickHouseSink;
-import io.tributary.sink.EncodedRows;
 import io.tributary.sink.SealedBatch;
+import io.tributary.tables.EncodedRows;
 
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;

@@ -26,7 +26,7 @@ final class JobProcess implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(reaper);
     }
 
-    /** Starts {@code io.tributary.cli.Tributary} with {@code args} (e.g. {@code run --key value ...}). */
+    /** Starts {@code io.tributary.tools.cli.Tributary} with {@code args} (e.g. {@code run --key value ...}). */
     static JobProcess start(String name, List<String> args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -40,7 +40,7 @@ final class JobProcess implements AutoCloseable {
         cmd.add("-cp");
         cmd.add(new File("target/classes").getCanonicalPath() + File.pathSeparator
                 + Files.readString(Path.of("target", "local-classpath.txt")).strip());
-        cmd.add("io.tributary.cli.Tributary");
+        cmd.add("io.tributary.tools.cli.Tributary");
         cmd.addAll(args);
         Path log = Path.of("target", "job-" + name + ".log");
         return new JobProcess(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start(), log);

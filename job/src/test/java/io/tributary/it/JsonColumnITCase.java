@@ -12,11 +12,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.tributary.clickhouse.ClickHouseClient;
+import io.tributary.clickhouse.Compression;
 import io.tributary.rowbinary.RowBinaryWriter;
-import io.tributary.sink.ClickHouseClient;
-import io.tributary.sink.Compression;
-import io.tributary.transcode.AnyValues;
-import io.tributary.transcode.Attributes;
+import io.tributary.tables.AnyValues;
+import io.tributary.tables.Attributes;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,10 @@
 package io.tributary.it;
 
-import io.tributary.sink.ClickHouseClient;
-import io.tributary.sink.ClickHouseEndpoint;
+import io.tributary.clickhouse.ClickHouseClient;
+import io.tributary.clickhouse.ClickHouseEndpoint;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;

@@ -11,12 +11,12 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.tributary.TributaryJob;
+import io.tributary.clickhouse.ClickHouseClient;
+import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.kafka.DeadLetterSerializer;
-import io.tributary.schema.SchemaManager;
-import io.tributary.schema.TableEngine;
-import io.tributary.sink.ClickHouseClient;
-import io.tributary.sink.ClickHouseEndpoint;
+import io.tributary.tables.TableEngine;
+import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;

@@ -2,11 +2,11 @@ package io.tributary.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.schema.SchemaManager;
-import io.tributary.schema.TableEngine;
-import io.tributary.sink.ClickHouseEndpoint;
 import io.tributary.sink.Delivery;
+import io.tributary.tables.TableEngine;
+import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 
 import org.apache.flink.core.execution.JobClient;

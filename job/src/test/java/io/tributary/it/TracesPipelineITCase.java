@@ -21,12 +21,12 @@ import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 import io.opentelemetry.proto.trace.v1.TracesData;
 import io.tributary.TributaryJob;
+import io.tributary.clickhouse.ClickHouseClient;
+import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.loadgen.OtlpJsonWriter;
-import io.tributary.schema.SchemaManager;
-import io.tributary.schema.TableEngine;
-import io.tributary.sink.ClickHouseClient;
-import io.tributary.sink.ClickHouseEndpoint;
+import io.tributary.tables.TableEngine;
+import io.tributary.tools.loadgen.OtlpJsonWriter;
+import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;

@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.ZstdInputStream;
+import io.tributary.clickhouse.ClickHouseEndpoint;
+import io.tributary.clickhouse.ClickHouseException;
+import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.InsertClient;
 import io.tributary.metrics.SinkMetrics;
-import io.tributary.schema.OtelTable;
-import io.tributary.schema.SchemaFlavor;
+import io.tributary.tables.EncodedRows;
+import io.tributary.tables.OtelTable;
+import io.tributary.tables.SchemaFlavor;
 import net.jpountz.lz4.LZ4FrameInputStream;
 
 import org.apache.flink.api.common.operators.ProcessingTimeService;
@@ -121,7 +126,7 @@ class ClickHouseSinkWriterTest {
     private static SinkSettings settings(Delivery delivery, Compression compression, int maxRows, long maxBytes) {
         List<SinkTable> tables = new ArrayList<>();
         for (OtelTable t : OtelTable.values()) {
-            tables.add(new SinkTable(t, NAMES.get(t.ordinal()), true));
+            tables.add(new SinkTable(t, NAMES.get(t.ordinal()), "clickhouse.tables." + t, true));
         }
         return new SinkSettings(
                 ClickHouseEndpoint.of("http://localhost:1"), "db", tables, SchemaFlavor.MAP, delivery, Map.of(),

@@ -1,0 +1,87 @@
+package io.tributary.clickhouse;
+
+import java.util.Set;
+
+/**
+ * Which ClickHouse errors are worth retrying: the transient ones (overload, timeouts, network,
+ * memory pressure, too many parts, replica and keeper trouble). Everything else the server
+ * reports — unknown table or column, type mismatch, parse errors, authentication, permissions
+ * (READONLY, ACCESS_DENIED) — is permanent: resending the same bytes cannot succeed. Codes from ClickHouse's
+ * src/Common/ErrorCodes.cpp.
+ */
+public final class ClickHouseErrors {
+
+    private static final Set<Integer> RETRYABLE =
+            Set.of(
+                    3, // UNEXPECTED_END_OF_FILE (body cut off in transit)
+                    32, // ATTEMPT_TO_READ_AFTER_EOF
+                    33, // CANNOT_READ_ALL_DATA
+                    159, // TIMEOUT_EXCEEDED
+                    202, // TOO_MANY_SIMULTANEOUS_QUERIES
+                    203, // NO_FREE_CONNECTION
+                    209, // SOCKET_TIMEOUT
+                    210, // NETWORK_ERROR
+                    225, // NO_ZOOKEEPER
+                    236, // ABORTED
+                    241, // MEMORY_LIMIT_EXCEEDED
+                    242, // TABLE_IS_READ_ONLY
+                    244, // UNEXPECTED_ZOOKEEPER_ERROR
+                    252, // TOO_MANY_PARTS
+                    285, // TOO_FEW_LIVE_REPLICAS
+                    319, // UNKNOWN_STATUS_OF_INSERT
+                    394, // QUERY_WAS_CANCELLED
+                    425, // SYSTEM_ERROR
+                    439, // CANNOT_SCHEDULE_TASK
+                    473, // DEADLOCK_AVOIDED
+                    999, // KEEPER_EXCEPTION
+                    1000 // POCO_EXCEPTION
+                    );
+
+    /**
+     * Errors about the values of some rows, not about the table, the server or the encoding: a
+     * batch refused with one of these is split to find the records it comes from, and those go to
+     * the dead-letter topic while the rest is written. Parse errors are not among them: with
+     * RowBinary they mean the rows and the table disagree (a changed column type), which is about
+     * every row, and must stop the job.
+     */
+    private static final Set<Integer> ABOUT_THE_ROWS =
+            Set.of(
+                    321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
+                    469 // VIOLATED_CONSTRAINT
+                    );
+
+    /**
+     * Errors that say the data's columns and the table's disagree: with the header that names
+     * every column and its type, a changed or dropped column comes out as one of these.
+     */
+    private static final Set<Integer> ABOUT_THE_COLUMNS =
+            Set.of(
+                    16, // NO_SUCH_COLUMN_IN_TABLE
+                    47, // UNKNOWN_IDENTIFIER
+                    53, // TYPE_MISMATCH
+                    117 // INCORRECT_DATA ("Type of 'x' must be ...", "Unknown field found in format header")
+                    );
+
+    private ClickHouseErrors() {}
+
+    /** True when a permanent error says the rows' columns are not the table's. */
+    public static boolean isAboutTheColumns(int errorCode) {
+        return ABOUT_THE_COLUMNS.contains(errorCode);
+    }
+
+    /** True when a permanent error is about some rows' values (see {@link #ABOUT_THE_ROWS}). */
+    public static boolean isAboutTheRows(int errorCode) {
+        return ABOUT_THE_ROWS.contains(errorCode);
+    }
+
+    /**
+     * True when a failed INSERT may succeed if sent again. A reply without a ClickHouse error
+     * code (a proxy or load balancer answering) is retryable when its status is 5xx or 429.
+     */
+    public static boolean isRetryable(int httpStatus, int errorCode) {
+        if (errorCode >= 0) {
+            return RETRYABLE.contains(errorCode);
+        }
+        return httpStatus >= 500 || httpStatus == 429 || httpStatus == 408;
+    }
+}

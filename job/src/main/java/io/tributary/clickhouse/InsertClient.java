@@ -1,0 +1,23 @@
+package io.tributary.clickhouse;
+
+import java.io.IOException;
+import java.util.Map;
+
+/** What the sink writer needs of ClickHouse: sending INSERT bodies. {@link ClickHouseClient} is the real one. */
+public interface InsertClient extends AutoCloseable {
+
+    /**
+     * Sends one INSERT with its body.
+     *
+     * @return the rows ClickHouse says it wrote ({@code written_rows} of {@code X-ClickHouse-Summary},
+     *     which counts rows a materialized view derived too)
+     * @throws ClickHouseException when the server refuses it (with its code and message), or a reply
+     *     that does not come from ClickHouse
+     * @throws IOException when the connection fails
+     */
+    long insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
+            throws IOException, InterruptedException;
+
+    @Override
+    void close();
+}

@@ -1,0 +1,171 @@
+package io.tributary.tables;
+
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.tributary.kafka.DeadLetter;
+import io.tributary.kafka.SourceRecord;
+import io.tributary.metrics.DecodeMetrics;
+import io.tributary.otlp.Encoding;
+import io.tributary.otlp.InvalidOtlpException;
+import io.tributary.otlp.OtlpDecoder;
+import io.tributary.otlp.Signal;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Decodes OTLP records and encodes them as rows of their signal's tables in RowBinary: one {@link
+ * EncodedRows} out per table a record has rows for. The record's topic tells its signal. A record
+ * that cannot be decoded is counted, logged with its coordinates and the reason, and emitted to
+ * the {@link #DEAD_LETTERS} side output; the stream goes on.
+ */
+public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedRows> {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(DecodeFunction.class);
+
+    /** Records that could not be decoded, with the reason. */
+    public static final OutputTag<DeadLetter> DEAD_LETTERS =
+            new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
+
+    private final Map<String, Signal> topics;
+    private final Encoding encoding;
+    private final SchemaFlavor flavor;
+    private final TableCatalog catalog;
+    private final EnumMap<OtelTable, TableName> tables;
+
+    private transient Map<String, Decoder> decoders;
+    private transient TableRows rows;
+
+    /**
+     * @param topics the signal of each topic the source reads
+     * @param encoding how record values are encoded
+     * @param flavor the tables' schema flavour
+     * @param catalog where the tables' columns are read when the operator opens
+     * @param tables the names of the tables of the signals that run
+     */
+    public DecodeFunction(Map<String, Signal> topics, Encoding encoding, SchemaFlavor flavor, TableCatalog catalog,
+            Map<OtelTable, TableName> tables) {
+        this.topics = new HashMap<>(topics);
+        this.encoding = encoding;
+        this.flavor = flavor;
+        this.catalog = catalog;
+        this.tables = new EnumMap<>(OtelTable.class);
+        this.tables.putAll(tables);
+    }
+
+    /** A signal's transcoder and metrics. */
+    private record Decoder(Signal signal, RecordTranscoder transcoder, DecodeMetrics metrics) {}
+
+    @Override
+    public void open(OpenContext openContext) throws IOException {
+        MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("tributary");
+        TableLayouts layouts = layouts();
+        Map<Signal, Decoder> bySignal = new EnumMap<>(Signal.class);
+        decoders = new HashMap<>();
+        for (Map.Entry<String, Signal> e : topics.entrySet()) {
+            Signal s = e.getValue();
+            Decoder d = bySignal.computeIfAbsent(s, x -> new Decoder(
+                    x, transcoder(x, encoding, layouts), new DecodeMetrics(group.addGroup("signal", x.id()))));
+            decoders.put(e.getKey(), d);
+        }
+        rows = new TableRows(layouts);
+    }
+
+    /**
+     * The tables as the server has them now (a restarted task reads them again), so rows are
+     * encoded in each table's columns and types. When the server cannot be asked, the task fails
+     * and the restart strategy tries again: guessing the layout would encode rows that the tables
+     * may refuse for good, and exactly once such rows would be held in a checkpoint that every
+     * restore must insert.
+     */
+    private TableLayouts layouts() throws IOException {
+        TableLayouts layouts;
+        try {
+            layouts = TableLayouts.read(catalog, flavor, tables);
+        } catch (TableMismatchException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new IOException("cannot read the columns of the tables the job writes from ClickHouse"
+                    + " (clickhouse.url): " + e.getMessage(), e);
+        }
+        for (OtelTable t : tables.keySet()) {
+            TableLayout<?> l = layouts.of(t);
+            if (!l.skipped().isEmpty()) {
+                LOG.warn("{} lacks columns the job writes, which it leaves out: {}", l.table(), l.skipped());
+            }
+        }
+        return layouts;
+    }
+
+    @Override
+    public void processElement(SourceRecord record, Context ctx, Collector<EncodedRows> out) {
+        Decoder d = decoders.get(record.topic);
+        if (d == null) {
+            throw new IllegalStateException("record from topic '" + record.topic + "' that no signal reads");
+        }
+        DecodeMetrics metrics = d.metrics();
+        metrics.recordsRead.inc();
+        metrics.bytesRead.inc(record.value.length);
+        try {
+            d.transcoder().transcode(record.value, rows);
+        } catch (Exception | StackOverflowError e) {
+            rows.clear();
+            metrics.decodeFailures.inc();
+            LOG.warn(
+                    "Undecodable {} record {} ({} bytes): {}",
+                    d.signal().id(), record.coordinates(), record.value.length, reason(e));
+            ctx.output(DEAD_LETTERS, new DeadLetter(record, e, System.currentTimeMillis()));
+            return;
+        }
+        metrics.rowsDecoded.inc(rows.total());
+        rows.emit(out::collect, record.topic, record.partition, record.offset);
+    }
+
+    static String reason(Throwable e) {
+        String kind = e instanceof InvalidOtlpException ? "invalid OTLP" : e.getClass().getSimpleName();
+        return kind + ": " + e.getMessage();
+    }
+
+    /** Record bytes to table rows, for one signal. */
+    @FunctionalInterface
+    public interface RecordTranscoder {
+        /** Appends the record's rows to {@code out}; on failure {@code out} may hold partial rows. */
+        void transcode(byte[] value, TableRows out) throws Exception;
+    }
+
+    /** The decoder and transcoder of {@code signal}, for one task, writing rows in {@code layouts}. */
+    public static RecordTranscoder transcoder(Signal signal, Encoding encoding, TableLayouts layouts) {
+        switch (signal) {
+            case TRACES: {
+                OtlpDecoder<ExportTraceServiceRequest> d =
+                        new OtlpDecoder<>(encoding, ExportTraceServiceRequest.getDefaultInstance());
+                TracesTranscoder t = new TracesTranscoder(layouts.traces());
+                return (value, out) -> t.transcode(d.decode(value), out);
+            }
+            case LOGS: {
+                OtlpDecoder<ExportLogsServiceRequest> d =
+                        new OtlpDecoder<>(encoding, ExportLogsServiceRequest.getDefaultInstance());
+                LogsTranscoder t = new LogsTranscoder(layouts.logs());
+                return (value, out) -> t.transcode(d.decode(value), out);
+            }
+            default: {
+                OtlpDecoder<ExportMetricsServiceRequest> d =
+                        new OtlpDecoder<>(encoding, ExportMetricsServiceRequest.getDefaultInstance());
+                MetricsTranscoder t = new MetricsTranscoder(layouts);
+                return (value, out) -> t.transcode(d.decode(value), out);
+            }
+        }
+    }
+}

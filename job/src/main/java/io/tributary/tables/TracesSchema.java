@@ -1,0 +1,172 @@
+package io.tributary.tables;
+
+import static io.tributary.tables.Columns.alias;
+import static io.tributary.tables.Columns.attributes;
+import static io.tributary.tables.Columns.dateTime64Nanos;
+import static io.tributary.tables.Columns.lowCardinalityString;
+import static io.tributary.tables.Columns.nested;
+import static io.tributary.tables.Columns.nestedAttributes;
+import static io.tributary.tables.Columns.nestedDateTime64Nanos;
+import static io.tributary.tables.Columns.nestedLowCardinalityString;
+import static io.tributary.tables.Columns.nestedString;
+import static io.tributary.tables.Columns.string;
+import static io.tributary.tables.Columns.uint64;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code otel_traces} and its trace-id lookup table and view, as the OpenTelemetry Collector
+ * contrib {@code clickhouseexporter} creates them ({@code internal/sqltemplates/traces_table.sql},
+ * {@code traces_id_ts_lookup_table.sql}, {@code traces_id_ts_lookup_mv.sql}, bloom-filter
+ * indexes; {@code traces_json_table.sql} with the attribute keys columns for the JSON flavour).
+ */
+public final class TracesSchema {
+
+    /** Default name of the spans table. */
+    public static final String DEFAULT_TABLE = "otel_traces";
+
+    private static final String ZSTD = "CODEC(ZSTD(1))";
+
+    /** The spans table, map flavour. Column order is the exporter's. */
+    public static final TableSchema<SpanRow> MAP_TABLE = spans(SchemaFlavor.MAP);
+
+    /**
+     * The spans table, JSON flavour: attributes in {@code JSON} columns plus {@code
+     * ResourceAttributesKeys} and {@code SpanAttributesKeys}; no ALIAS columns.
+     */
+    public static final TableSchema<SpanRow> JSON_TABLE = spans(SchemaFlavor.JSON);
+
+    private TracesSchema() {}
+
+    /** The spans table in {@code flavor}. */
+    public static TableSchema<SpanRow> table(SchemaFlavor flavor) {
+        return flavor == SchemaFlavor.JSON ? JSON_TABLE : MAP_TABLE;
+    }
+
+    /**
+     * The spans table in {@code f}. The two exporter templates differ beyond the attribute columns:
+     * in the Timestamp and Duration codecs, the map table's ALIAS {@code *AttributeItems} columns,
+     * the indexes, the map table's PRIMARY KEY, and the spacing of the settings.
+     */
+    private static TableSchema<SpanRow> spans(SchemaFlavor f) {
+        boolean map = f == SchemaFlavor.MAP;
+        TableSchema.Builder<SpanRow> b =
+                TableSchema.<SpanRow>builder()
+                        .column(dateTime64Nanos(
+                                "Timestamp",
+                                map ? "CODEC(Delta(8), ZSTD(1))" : "CODEC(Delta, ZSTD(1))",
+                                SpanRow::timestampNanos))
+                        .column(string("TraceId", ZSTD, SpanRow::traceId))
+                        .column(string("SpanId", ZSTD, SpanRow::spanId))
+                        .column(string("ParentSpanId", ZSTD, SpanRow::parentSpanId))
+                        .column(string("TraceState", ZSTD, SpanRow::traceState))
+                        .column(lowCardinalityString("SpanName", ZSTD, SpanRow::spanName))
+                        .column(lowCardinalityString("SpanKind", ZSTD, SpanRow::spanKind))
+                        .column(lowCardinalityString("ServiceName", ZSTD, SpanRow::serviceName))
+                        .columns(attributes("ResourceAttributes", ZSTD, f, SpanRow::resourceAttributes))
+                        .column(string("ScopeName", ZSTD, SpanRow::scopeName).optional())
+                        .column(string("ScopeVersion", ZSTD, SpanRow::scopeVersion).optional())
+                        .columns(attributes("SpanAttributes", ZSTD, f, SpanRow::spanAttributes))
+                        .column(uint64("Duration", map ? "CODEC(T64, ZSTD(1))" : ZSTD, SpanRow::durationNanos))
+                        .column(lowCardinalityString("StatusCode", ZSTD, SpanRow::statusCode))
+                        .column(string("StatusMessage", ZSTD, SpanRow::statusMessage))
+                        .column(
+                                nested(
+                                        "Events",
+                                        ZSTD,
+                                        SpanRow::eventCount,
+                                        nestedDateTime64Nanos("Timestamp", SpanRow::eventTimestampNanos),
+                                        nestedLowCardinalityString("Name", SpanRow::eventName),
+                                        nestedAttributes("Attributes", f, SpanRow::eventAttributes)))
+                        .column(
+                                nested(
+                                        "Links",
+                                        ZSTD,
+                                        SpanRow::linkCount,
+                                        nestedString("TraceId", SpanRow::linkTraceId),
+                                        nestedString("SpanId", SpanRow::linkSpanId),
+                                        nestedString("TraceState", SpanRow::linkTraceState),
+                                        nestedAttributes("Attributes", f, SpanRow::linkAttributes)));
+        if (map) {
+            b.column(attributeItems("ResourceAttributeItems", "ResourceAttributes"))
+                    .column(attributeItems("SpanAttributeItems", "SpanAttributes"))
+                    .index("idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1")
+                    .index("idx_res_attr_key mapKeys(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_res_attr_value mapValues(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_span_attr_key mapKeys(SpanAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_span_attr_value mapValues(SpanAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_duration Duration TYPE minmax GRANULARITY 1")
+                    .index("idx_lower_span_name lower(SpanName) TYPE tokenbf_v1(32768, 3, 0) GRANULARITY 8")
+                    .primaryKey("(ServiceName, SpanName, toDateTime(Timestamp))")
+                    .settings("index_granularity = 8192, ttl_only_drop_parts = 1");
+        } else {
+            b.index("idx_res_attr_keys ResourceAttributesKeys TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_span_attr_keys SpanAttributesKeys TYPE bloom_filter(0.01) GRANULARITY 1")
+                    .index("idx_duration Duration TYPE minmax GRANULARITY 1")
+                    .settings("index_granularity=8192, ttl_only_drop_parts = 1");
+        }
+        return b.partitionBy("toDate(Timestamp)")
+                .orderBy("(ServiceName, SpanName, toDateTime(Timestamp), Timestamp)")
+                .ttlOn("toDateTime(Timestamp)")
+                .build();
+    }
+
+    /** An ALIAS column listing a map column's entries as {@code key=value} strings. */
+    private static Column<SpanRow> attributeItems(String name, String mapColumn) {
+        return alias(
+                name,
+                "Array(String)",
+                "arrayMap(kv -> concat(kv.1, '=', kv.2), CAST(" + mapColumn + ", 'Array(Tuple(String, String))'))");
+    }
+
+    /**
+     * Every statement that creates the traces tables for {@code table} in {@code database}, in
+     * order: the spans table, then (MergeTree only) the {@code <table>_trace_id_ts} lookup table
+     * and the {@code <table>_trace_id_ts_mv} materialized view that fills it.
+     */
+    public static List<String> createStatements(
+            String database, String table, SchemaFlavor flavor, TableEngine engine, Duration ttl) {
+        return createStatements(database, table, flavor, engine, ttl, "");
+    }
+
+    /** As {@link #createStatements(String, String, SchemaFlavor, TableEngine, Duration)}, with extra table settings. */
+    public static List<String> createStatements(
+            String database, String table, SchemaFlavor flavor, TableEngine engine, Duration ttl, String extraSettings) {
+        List<String> out = new ArrayList<>();
+        out.add(table(flavor).createTableSql(database, table, engine, ttl, extraSettings));
+        if (engine == TableEngine.MERGE_TREE) {
+            String lookup = table + "_trace_id_ts";
+            StringBuilder t = new StringBuilder();
+            t.append("CREATE TABLE IF NOT EXISTS ").append(Sql.qualified(database, lookup)).append(" (\n")
+                    .append("    TraceId String CODEC(ZSTD(1)),\n")
+                    .append("    Start SimpleAggregateFunction(min, DateTime) CODEC(ZSTD(1)),\n")
+                    .append("    End SimpleAggregateFunction(max, DateTime) CODEC(ZSTD(1))\n")
+                    .append(") ENGINE = AggregatingMergeTree()\n")
+                    .append("PARTITION BY toStartOfWeek(Start)\n")
+                    .append("ORDER BY (TraceId)\n");
+            String ttlSql = Sql.ttl(ttl, "toDateTime(Start)");
+            if (!ttlSql.isEmpty()) {
+                t.append(ttlSql).append('\n');
+            }
+            t.append("SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1");
+            if (!extraSettings.isEmpty()) {
+                t.append(", ").append(extraSettings);
+            }
+            t.append('\n');
+            out.add(t.toString());
+            out.add("CREATE MATERIALIZED VIEW IF NOT EXISTS "
+                    + Sql.qualified(database, table + "_trace_id_ts_mv") + "\n"
+                    + "TO " + Sql.qualified(database, lookup) + "\n"
+                    + "AS SELECT\n"
+                    + "    TraceId,\n"
+                    + "    min(toDateTime(Timestamp)) AS Start,\n"
+                    + "    max(toDateTime(Timestamp)) AS End\n"
+                    + "FROM " + Sql.qualified(database, table) + "\n"
+                    + "WHERE TraceId != ''\n"
+                    + "GROUP BY TraceId\n");
+        }
+        return out;
+    }
+}
