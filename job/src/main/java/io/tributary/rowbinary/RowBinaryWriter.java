@@ -137,6 +137,9 @@ public final class RowBinaryWriter {
     /** {@code String} from a slice of bytes. */
     public void writeString(byte[] bytes, int off, int len) {
         writeVarUInt(len);
+        if (len == 0) {
+            return;
+        }
         ensure(len);
         System.arraycopy(bytes, off, buf, pos, len);
         pos += len;
@@ -173,6 +176,16 @@ public final class RowBinaryWriter {
     /** {@code LowCardinality(String)}: on the wire the same as {@code String}. */
     public void writeLowCardinalityString(String s) {
         writeString(s);
+    }
+
+    /**
+     * Makes room for {@code n} bytes at the end and counts them as written: the caller fills
+     * {@code buffer()[size() - n, size())}. Returns the buffer.
+     */
+    public byte[] reserve(int n) {
+        ensure(n);
+        pos += n;
+        return buf;
     }
 
     /** Raw bytes, for values already encoded. */

@@ -12,7 +12,7 @@ import java.util.Map;
  * first use, once per list.
  * Reused: {@link #set} replaces the content.
  */
-public final class Attributes {
+public final class Attributes implements AttributeValue {
 
     private List<KeyValue> list = List.of();
     private final StringMap map;
@@ -55,7 +55,13 @@ public final class Attributes {
         return map;
     }
 
+    @Override
+    public void writeStringMap(RowBinaryWriter out) {
+        Columns.writeStringMap(out, asStringMap());
+    }
+
     /** Writes the {@code JSON} column value in RowBinary's native binary JSON encoding. */
+    @Override
     public void writeJson(RowBinaryWriter out) {
         BinaryJson.write(out, jsonPaths(), Map.of());
     }
@@ -69,6 +75,7 @@ public final class Attributes {
     }
 
     /** Writes the {@code *AttributesKeys Array(LowCardinality(String))} value. */
+    @Override
     public void writeJsonKeys(RowBinaryWriter out) {
         BinaryJson.writeKeys(out, jsonPaths());
     }

@@ -33,6 +33,16 @@ public final class Columns {
         return plain(name, "LowCardinality(String)", "LowCardinality(String)", codec, strings(value));
     }
 
+    /** {@code String} whose value the row writes itself (a length and bytes, as a String is written). */
+    public static <R> Column<R> stringBytes(String name, String codec, ColumnWriter<R> value) {
+        return plain(name, "String", "String", codec, stringWriters(value));
+    }
+
+    /** {@code LowCardinality(String)} whose value the row writes itself. */
+    public static <R> Column<R> lowCardinalityStringBytes(String name, String codec, ColumnWriter<R> value) {
+        return plain(name, "LowCardinality(String)", "LowCardinality(String)", codec, stringWriters(value));
+    }
+
     public static <R> Column<R> dateTime64Nanos(String name, String codec, ToLongFunction<R> epochNanos) {
         return plain(name, "DateTime64(9)", "DateTime64(9)", codec, t -> nullable(t, w -> {
             ChType at = dateTime64(w);
@@ -129,10 +139,10 @@ public final class Columns {
      * v0.141 have none).
      */
     public static <R> List<Column<R>> attributes(
-            String name, String codec, SchemaFlavor flavor, Function<R, Attributes> value) {
+            String name, String codec, SchemaFlavor flavor, Function<R, ? extends AttributeValue> value) {
         if (flavor == SchemaFlavor.MAP) {
             return List.of(plain(name, STRING_MAP, STRING_MAP, codec, t -> nullable(t, w -> isStringMap(w)
-                    ? (r, out) -> writeStringMap(out, value.apply(r).asStringMap()) : null)));
+                    ? (r, out) -> value.apply(r).writeStringMap(out) : null)));
         }
         return List.of(
                 plain(name, "JSON", "JSON", codec, t -> nullable(t, w -> plainJson(w)
@@ -231,11 +241,22 @@ public final class Columns {
         return new NestedField<>(name, "LowCardinality(String)", "LowCardinality(String)", stringElements(value));
     }
 
+    /** A String field of a Nested column whose elements the row writes itself. */
+    public static <R> NestedField<R> nestedStringBytes(String name, ElementWriter<R> value) {
+        return new NestedField<>(name, "String", "String", t -> t.is("String") ? value : null);
+    }
+
+    /** A LowCardinality(String) field of a Nested column whose elements the row writes itself. */
+    public static <R> NestedField<R> nestedLowCardinalityStringBytes(String name, ElementWriter<R> value) {
+        return new NestedField<>(name, "LowCardinality(String)", "LowCardinality(String)", t -> t.is("String") ? value : null);
+    }
+
     /** Attributes inside a Nested column: a Map, or for {@code json} a JSON value (no keys column). */
-    public static <R> NestedField<R> nestedAttributes(String name, SchemaFlavor flavor, IndexedValue<R, Attributes> value) {
+    public static <R> NestedField<R> nestedAttributes(String name, SchemaFlavor flavor,
+            IndexedValue<R, ? extends AttributeValue> value) {
         if (flavor == SchemaFlavor.MAP) {
             return new NestedField<>(name, STRING_MAP, STRING_MAP, t -> isStringMap(t)
-                    ? (r, i, out) -> writeStringMap(out, value.get(r, i).asStringMap()) : null);
+                    ? (r, i, out) -> value.get(r, i).writeStringMap(out) : null);
         }
         return new NestedField<>(name, "JSON", "JSON", t -> plainJson(t) ? (r, i, out) -> value.get(r, i).writeJson(out) : null);
     }
@@ -330,6 +351,10 @@ public final class Columns {
 
     private static <R> Field.Binder<R> strings(Function<R, String> value) {
         return t -> nullable(t, w -> w.is("String") ? (r, out) -> out.writeString(value.apply(r)) : null);
+    }
+
+    private static <R> Field.Binder<R> stringWriters(ColumnWriter<R> value) {
+        return t -> nullable(t, w -> w.is("String") ? value : null);
     }
 
     private static <R> ElementBinder<R> stringElements(IndexedValue<R, String> value) {

@@ -149,10 +149,12 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
     public static RecordTranscoder transcoder(Signal signal, Encoding encoding, TableLayouts layouts) {
         switch (signal) {
             case TRACES: {
-                OtlpDecoder<ExportTraceServiceRequest> d =
-                        new OtlpDecoder<>(encoding, ExportTraceServiceRequest.getDefaultInstance());
-                TracesTranscoder t = new TracesTranscoder(layouts.traces());
-                return (value, out) -> t.transcode(d.decode(value), out);
+                // protobuf is read where it lies; OTLP/JSON through protobuf-java messages, encoded again
+                OtlpDecoder<ExportTraceServiceRequest> json =
+                        new OtlpDecoder<>(Encoding.OTLP_JSON, ExportTraceServiceRequest.getDefaultInstance());
+                WireTraces t = new WireTraces(layouts.traces());
+                return (value, out) -> t.transcode(
+                        encoding.of(value) == Encoding.OTLP_JSON ? json.decode(value).toByteArray() : value, out);
             }
             case LOGS: {
                 OtlpDecoder<ExportLogsServiceRequest> d =

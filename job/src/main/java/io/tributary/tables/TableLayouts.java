@@ -102,7 +102,7 @@ public final class TableLayouts {
         return (TableLayout<R>) layouts[table.ordinal()];
     }
 
-    public TableLayout<SpanRow> traces() {
+    public TableLayout<SpanView> traces() {
         return of(OtelTable.TRACES);
     }
 

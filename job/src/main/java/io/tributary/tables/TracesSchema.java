@@ -3,13 +3,13 @@ package io.tributary.tables;
 import static io.tributary.tables.Columns.alias;
 import static io.tributary.tables.Columns.attributes;
 import static io.tributary.tables.Columns.dateTime64Nanos;
-import static io.tributary.tables.Columns.lowCardinalityString;
+import static io.tributary.tables.Columns.lowCardinalityStringBytes;
 import static io.tributary.tables.Columns.nested;
 import static io.tributary.tables.Columns.nestedAttributes;
 import static io.tributary.tables.Columns.nestedDateTime64Nanos;
-import static io.tributary.tables.Columns.nestedLowCardinalityString;
-import static io.tributary.tables.Columns.nestedString;
-import static io.tributary.tables.Columns.string;
+import static io.tributary.tables.Columns.nestedLowCardinalityStringBytes;
+import static io.tributary.tables.Columns.nestedStringBytes;
+import static io.tributary.tables.Columns.stringBytes;
 import static io.tributary.tables.Columns.uint64;
 
 import java.time.Duration;
@@ -30,18 +30,18 @@ public final class TracesSchema {
     private static final String ZSTD = "CODEC(ZSTD(1))";
 
     /** The spans table, map flavour. Column order is the exporter's. */
-    public static final TableSchema<SpanRow> MAP_TABLE = spans(SchemaFlavor.MAP);
+    public static final TableSchema<SpanView> MAP_TABLE = spans(SchemaFlavor.MAP);
 
     /**
      * The spans table, JSON flavour: attributes in {@code JSON} columns plus {@code
      * ResourceAttributesKeys} and {@code SpanAttributesKeys}; no ALIAS columns.
      */
-    public static final TableSchema<SpanRow> JSON_TABLE = spans(SchemaFlavor.JSON);
+    public static final TableSchema<SpanView> JSON_TABLE = spans(SchemaFlavor.JSON);
 
     private TracesSchema() {}
 
     /** The spans table in {@code flavor}. */
-    public static TableSchema<SpanRow> table(SchemaFlavor flavor) {
+    public static TableSchema<SpanView> table(SchemaFlavor flavor) {
         return flavor == SchemaFlavor.JSON ? JSON_TABLE : MAP_TABLE;
     }
 
@@ -50,45 +50,45 @@ public final class TracesSchema {
      * in the Timestamp and Duration codecs, the map table's ALIAS {@code *AttributeItems} columns,
      * the indexes, the map table's PRIMARY KEY, and the spacing of the settings.
      */
-    private static TableSchema<SpanRow> spans(SchemaFlavor f) {
+    private static TableSchema<SpanView> spans(SchemaFlavor f) {
         boolean map = f == SchemaFlavor.MAP;
-        TableSchema.Builder<SpanRow> b =
-                TableSchema.<SpanRow>builder()
+        TableSchema.Builder<SpanView> b =
+                TableSchema.<SpanView>builder()
                         .column(dateTime64Nanos(
                                 "Timestamp",
                                 map ? "CODEC(Delta(8), ZSTD(1))" : "CODEC(Delta, ZSTD(1))",
-                                SpanRow::timestampNanos))
-                        .column(string("TraceId", ZSTD, SpanRow::traceId))
-                        .column(string("SpanId", ZSTD, SpanRow::spanId))
-                        .column(string("ParentSpanId", ZSTD, SpanRow::parentSpanId))
-                        .column(string("TraceState", ZSTD, SpanRow::traceState))
-                        .column(lowCardinalityString("SpanName", ZSTD, SpanRow::spanName))
-                        .column(lowCardinalityString("SpanKind", ZSTD, SpanRow::spanKind))
-                        .column(lowCardinalityString("ServiceName", ZSTD, SpanRow::serviceName))
-                        .columns(attributes("ResourceAttributes", ZSTD, f, SpanRow::resourceAttributes))
-                        .column(string("ScopeName", ZSTD, SpanRow::scopeName).optional())
-                        .column(string("ScopeVersion", ZSTD, SpanRow::scopeVersion).optional())
-                        .columns(attributes("SpanAttributes", ZSTD, f, SpanRow::spanAttributes))
-                        .column(uint64("Duration", map ? "CODEC(T64, ZSTD(1))" : ZSTD, SpanRow::durationNanos))
-                        .column(lowCardinalityString("StatusCode", ZSTD, SpanRow::statusCode))
-                        .column(string("StatusMessage", ZSTD, SpanRow::statusMessage))
+                                SpanView::timestampNanos))
+                        .column(stringBytes("TraceId", ZSTD, SpanView::writeTraceId))
+                        .column(stringBytes("SpanId", ZSTD, SpanView::writeSpanId))
+                        .column(stringBytes("ParentSpanId", ZSTD, SpanView::writeParentSpanId))
+                        .column(stringBytes("TraceState", ZSTD, SpanView::writeTraceState))
+                        .column(lowCardinalityStringBytes("SpanName", ZSTD, SpanView::writeName))
+                        .column(lowCardinalityStringBytes("SpanKind", ZSTD, SpanView::writeKind))
+                        .column(lowCardinalityStringBytes("ServiceName", ZSTD, SpanView::writeServiceName))
+                        .columns(attributes("ResourceAttributes", ZSTD, f, SpanView::resourceAttributes))
+                        .column(stringBytes("ScopeName", ZSTD, SpanView::writeScopeName).optional())
+                        .column(stringBytes("ScopeVersion", ZSTD, SpanView::writeScopeVersion).optional())
+                        .columns(attributes("SpanAttributes", ZSTD, f, SpanView::spanAttributes))
+                        .column(uint64("Duration", map ? "CODEC(T64, ZSTD(1))" : ZSTD, SpanView::durationNanos))
+                        .column(lowCardinalityStringBytes("StatusCode", ZSTD, SpanView::writeStatusCode))
+                        .column(stringBytes("StatusMessage", ZSTD, SpanView::writeStatusMessage))
                         .column(
                                 nested(
                                         "Events",
                                         ZSTD,
-                                        SpanRow::eventCount,
-                                        nestedDateTime64Nanos("Timestamp", SpanRow::eventTimestampNanos),
-                                        nestedLowCardinalityString("Name", SpanRow::eventName),
-                                        nestedAttributes("Attributes", f, SpanRow::eventAttributes)))
+                                        SpanView::eventCount,
+                                        nestedDateTime64Nanos("Timestamp", SpanView::eventTimestampNanos),
+                                        nestedLowCardinalityStringBytes("Name", SpanView::writeEventName),
+                                        nestedAttributes("Attributes", f, SpanView::eventAttributes)))
                         .column(
                                 nested(
                                         "Links",
                                         ZSTD,
-                                        SpanRow::linkCount,
-                                        nestedString("TraceId", SpanRow::linkTraceId),
-                                        nestedString("SpanId", SpanRow::linkSpanId),
-                                        nestedString("TraceState", SpanRow::linkTraceState),
-                                        nestedAttributes("Attributes", f, SpanRow::linkAttributes)));
+                                        SpanView::linkCount,
+                                        nestedStringBytes("TraceId", SpanView::writeLinkTraceId),
+                                        nestedStringBytes("SpanId", SpanView::writeLinkSpanId),
+                                        nestedStringBytes("TraceState", SpanView::writeLinkTraceState),
+                                        nestedAttributes("Attributes", f, SpanView::linkAttributes)));
         if (map) {
             b.column(attributeItems("ResourceAttributeItems", "ResourceAttributes"))
                     .column(attributeItems("SpanAttributeItems", "SpanAttributes"))
@@ -114,7 +114,7 @@ public final class TracesSchema {
     }
 
     /** An ALIAS column listing a map column's entries as {@code key=value} strings. */
-    private static Column<SpanRow> attributeItems(String name, String mapColumn) {
+    private static Column<SpanView> attributeItems(String name, String mapColumn) {
         return alias(
                 name,
                 "Array(String)",

@@ -74,7 +74,7 @@ class SchemaDriftTest {
     @Test
     void insertColumnsAreTheWrittenColumnsInDdlOrder() {
         List<String> fromDdl = new ArrayList<>();
-        for (Column<SpanRow> c : TracesSchema.MAP_TABLE.columns()) {
+        for (Column<SpanView> c : TracesSchema.MAP_TABLE.columns()) {
             if (c.isWritten()) {
                 fromDdl.addAll(c.insertNames());
             }

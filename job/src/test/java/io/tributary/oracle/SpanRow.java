@@ -1,12 +1,16 @@
-package io.tributary.tables;
+package io.tributary.oracle;
+
+import io.tributary.tables.Attributes;
+import io.tributary.tables.Hex;
+import io.tributary.tables.SpanKinds;
 
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 
 /**
- * One row of {@code otel_traces}: a view over an OTLP span with its resource and scope, holding
- * the values with the collector exporter's semantics. Reused from span to span; the schema reads
- * it through its accessors while encoding.
+ * The oracle of the wire path: one row of {@code otel_traces} over a protobuf-java span, as the job
+ * wrote it before it read the wire format itself (release 0.1 to 0.2). Kept to check, byte for byte,
+ * that {@code SpanView} writes the same rows.
  */
 public final class SpanRow {
 
@@ -24,17 +28,17 @@ public final class SpanRow {
     private final Attributes spanAttributes = new Attributes(16);
     private final Attributes scratch = new Attributes(8);
 
-    void setResource(Attributes attributes, String serviceName) {
+    public void setResource(Attributes attributes, String serviceName) {
         this.resourceAttributes = attributes;
         this.serviceName = serviceName;
     }
 
-    void setScope(String name, String version) {
+    public void setScope(String name, String version) {
         this.scopeName = name;
         this.scopeVersion = version;
     }
 
-    void setSpan(Span span) {
+    public void setSpan(Span span) {
         this.span = span;
         this.traceId = Hex.idOrEmpty(span.getTraceId(), Hex.TRACE_ID_BYTES, "traceId");
         this.spanId = Hex.idOrEmpty(span.getSpanId(), Hex.SPAN_ID_BYTES, "spanId");

@@ -1,0 +1,237 @@
+package io.tributary.tables;
+
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.tributary.otlp.InvalidProtobufException;
+import io.tributary.otlp.ProtoMessages;
+import io.tributary.otlp.ProtoReader;
+import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.tables.WireValues.IntList;
+
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An attribute list read where it lies in a record: the ranges of its {@code KeyValue} messages.
+ * The {@code Map} value is rendered once (keys and values written as the exporter renders them,
+ * then ordered by key bytes, stably) and copied for every row that has it, so a resource's
+ * attributes are rendered once per resource, not per span. The JSON flavour goes through
+ * protobuf-java's {@code KeyValue}s and {@link BinaryJson}. Reused: {@link #reset} starts a new list.
+ */
+final class WireAttributes implements AttributeValue {
+
+    private final WireValues values;
+    private ProtoReader parent;
+    private final IntList ranges = new IntList();
+    private final IntList valueRanges = new IntList();
+    private final RowBinaryWriter rendered = new RowBinaryWriter(256);
+    private final RowBinaryWriter entries = new RowBinaryWriter(512);
+    private int[] keyAt = new int[16];
+    private int[] keyStart = new int[16];
+    private int[] keyEnd = new int[16];
+    private int[] entryEnd = new int[16];
+    private int[] order = new int[16];
+    private int[] sortScratch = new int[16];
+    private boolean mapReady;
+    private final List<KeyValue> list = new ArrayList<>();
+    private BinaryJson.Paths json;
+    private boolean jsonReady;
+
+    WireAttributes(WireValues values) {
+        this.values = values;
+    }
+
+    /** Starts a new list of the {@code KeyValue}s that are fields of messages read by {@code parent}. */
+    void reset(ProtoReader parent) {
+        this.parent = parent;
+        ranges.clear();
+        mapReady = false;
+        jsonReady = false;
+    }
+
+    /** Adds a {@code KeyValue} message at this range. */
+    void add(int start, int length) {
+        ranges.add(start, length);
+    }
+
+    int size() {
+        return ranges.size() / 2;
+    }
+
+    @Override
+    public void writeStringMap(RowBinaryWriter out) {
+        if (!mapReady) {
+            try {
+                render();
+            } catch (InvalidProtobufException e) {
+                throw new UncheckedIOException(e);
+            }
+            mapReady = true;
+        }
+        out.writeRaw(rendered.buffer(), 0, rendered.size());
+    }
+
+    /**
+     * The {@code AsString()} of the value of the first attribute whose key is {@code key}, as a
+     * ClickHouse String, or "" when there is none (the exporter's {@code GetServiceName}).
+     */
+    void writeValueOf(byte[] key, RowBinaryWriter out) throws InvalidProtobufException {
+        // every attribute is read as protobuf-java would parse it, even when no row uses them
+        for (int i = 0; i < ranges.size(); i += 2) {
+            WireValues.skimKeyValue(parent, ranges.get(i), ranges.get(i + 1));
+        }
+        for (int i = 0; i < ranges.size(); i += 2) {
+            ProtoReader r = parent.child(ranges.get(i), ranges.get(i + 1));
+            int ks = -1;
+            int kl = 0;
+            valueRanges.clear();
+            while (r.next()) {
+                if (r.is(1, ProtoReader.LEN)) {
+                    r.readBytes();
+                    ks = r.start();
+                    kl = r.length();
+                } else if (r.is(2, ProtoReader.LEN)) {
+                    r.readBytes();
+                    valueRanges.add(r.start(), r.length());
+                } else {
+                    r.skip();
+                }
+            }
+            if (ks >= 0 && kl == key.length && java.util.Arrays.equals(r.buffer(), ks, ks + kl, key, 0, kl)) {
+                values.writeAsString(r, valueRanges, out);
+                return;
+            }
+        }
+        out.writeVarUInt(0);
+    }
+
+    private void render() throws InvalidProtobufException {
+        int n = size();
+        if (keyAt.length < n) {
+            int c = Math.max(n, keyAt.length * 2);
+            keyAt = new int[c];
+            keyStart = new int[c];
+            keyEnd = new int[c];
+            entryEnd = new int[c];
+            order = new int[c];
+            sortScratch = new int[c];
+        }
+        entries.reset();
+        for (int i = 0; i < n; i++) {
+            ProtoReader r = parent.child(ranges.get(2 * i), ranges.get(2 * i + 1));
+            int ks = 0;
+            int kl = 0;
+            valueRanges.clear();
+            while (r.next()) {
+                if (r.is(1, ProtoReader.LEN)) {
+                    r.readBytes();
+                    ks = r.start();
+                    kl = r.length();
+                } else if (r.is(2, ProtoReader.LEN)) {
+                    r.readBytes();
+                    valueRanges.add(r.start(), r.length());
+                } else {
+                    r.skip();
+                }
+            }
+            keyAt[i] = entries.size();
+            WireValues.writeString(r.buffer(), ks, kl, entries);
+            keyEnd[i] = entries.size();
+            keyStart[i] = keyEnd[i] - (keyEnd[i] - keyAt[i] - leb128Length(entries.buffer(), keyAt[i]));
+            values.writeAsString(r, valueRanges, entries);
+            entryEnd[i] = entries.size();
+            order[i] = i;
+        }
+        sort(n);
+        rendered.reset();
+        rendered.writeMapSize(n);
+        byte[] e = entries.buffer();
+        for (int k = 0; k < n; k++) {
+            int i = order[k];
+            rendered.writeRaw(e, keyAt[i], entryEnd[i] - keyAt[i]);
+        }
+    }
+
+    /** Bytes of the LEB128 length that starts at {@code at}. */
+    private static int leb128Length(byte[] b, int at) {
+        int n = 1;
+        while (b[at + n - 1] < 0) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Stable sort of {@code order[0, n)} by key bytes (Go's string order). */
+    private void sort(int n) {
+        if (n < 32) {
+            for (int i = 1; i < n; i++) {
+                int x = order[i];
+                int j = i;
+                while (j > 0 && compareKeys(order[j - 1], x) > 0) {
+                    order[j] = order[j - 1];
+                    j--;
+                }
+                order[j] = x;
+            }
+            return;
+        }
+        mergeSort(0, n);
+    }
+
+    private void mergeSort(int from, int to) {
+        if (to - from < 2) {
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        mergeSort(from, mid);
+        mergeSort(mid, to);
+        int i = from;
+        int j = mid;
+        int k = from;
+        while (i < mid && j < to) {
+            sortScratch[k++] = compareKeys(order[i], order[j]) <= 0 ? order[i++] : order[j++];
+        }
+        while (i < mid) {
+            sortScratch[k++] = order[i++];
+        }
+        while (j < to) {
+            sortScratch[k++] = order[j++];
+        }
+        System.arraycopy(sortScratch, from, order, from, to - from);
+    }
+
+    private int compareKeys(int a, int b) {
+        byte[] e = entries.buffer();
+        return java.util.Arrays.compareUnsigned(e, keyStart[a], keyEnd[a], e, keyStart[b], keyEnd[b]);
+    }
+
+    @Override
+    public void writeJson(RowBinaryWriter out) {
+        BinaryJson.write(out, jsonPaths(), Map.of());
+    }
+
+    @Override
+    public void writeJsonKeys(RowBinaryWriter out) {
+        BinaryJson.writeKeys(out, jsonPaths());
+    }
+
+    private BinaryJson.Paths jsonPaths() {
+        if (json == null) {
+            json = new BinaryJson.Paths();
+        }
+        if (!jsonReady) {
+            list.clear();
+            try {
+                for (int i = 0; i < ranges.size(); i += 2) {
+                    list.add(ProtoMessages.parse(parent.buffer(), ranges.get(i), ranges.get(i + 1), KeyValue.getDefaultInstance()));
+                }
+            } catch (InvalidProtobufException e) {
+                throw new UncheckedIOException(e);
+            }
+            json.set(list);
+            jsonReady = true;
+        }
+        return json;
+    }
+}

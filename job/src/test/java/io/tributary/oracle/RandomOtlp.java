@@ -1,0 +1,419 @@
+package io.tributary.oracle;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.ArrayValue;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.common.v1.KeyValueList;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import io.opentelemetry.proto.trace.v1.Status;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Generated OTLP for the differential tests: requests with every value type and odd corner, and a
+ * scrambler that encodes a message in ways protobuf-java reads as the same message (fields out of
+ * order, singular fields repeated with earlier decoys, embedded messages split into several
+ * occurrences that merge, unknown fields of every wire type), so that the wire readers meet the
+ * wire format's freedom, not just protobuf-java's own encoding.
+ */
+public final class RandomOtlp {
+
+    /** Marks a string value whose bytes the test replaces with invalid UTF-8 after encoding. */
+    public static final String BAD_UTF8 = "\u0001BAD\u0001";
+
+    private final SplittableRandom random;
+
+    public RandomOtlp(long seed) {
+        this.random = new SplittableRandom(seed);
+    }
+
+    // ---- values
+
+    private static final String[] KEYS = {
+        "service.name", "http.method", "http.status_code", "a", "b", "A", "z", "dup", "ünïcödé", "\uD83D\uDE00emoji",
+        "\uE000private", "", "k.with.dots", "x"
+    };
+
+    String string() {
+        switch (random.nextInt(9)) {
+            case 0:
+                return "";
+            case 1:
+                return "ünïcödé \uD83D\uDE00 " + random.nextInt(100);
+            case 2:
+                return "quote\" back\\slash \n\t\u0000 control " + random.nextInt(10);
+            case 3:
+                return BAD_UTF8;
+            case 4:
+                return "x".repeat(random.nextInt(300));
+            default:
+                return "v" + random.nextInt(1000);
+        }
+    }
+
+    AnyValue value(int depth) {
+        AnyValue.Builder b = AnyValue.newBuilder();
+        int kind = random.nextInt(depth > 3 ? 7 : 10);
+        switch (kind) {
+            case 0:
+                return b.build(); // no value
+            case 1:
+                return b.setBoolValue(random.nextBoolean()).build();
+            case 2: {
+                long[] ints = {0, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, 42, -123456789012L};
+                return b.setIntValue(ints[random.nextInt(ints.length)]).build();
+            }
+            case 3: {
+                double[] ds = {0.0, -0.0, 1.5, 1e21, 1e20, 1e-7, 123456.789, Double.NaN, Double.POSITIVE_INFINITY,
+                    Double.NEGATIVE_INFINITY, Double.MIN_VALUE, Double.MAX_VALUE, 100.0, 0.1};
+                return b.setDoubleValue(ds[random.nextInt(ds.length)]).build();
+            }
+            case 4: {
+                byte[] bytes = new byte[random.nextInt(7)];
+                random.nextBytes(bytes);
+                return b.setBytesValue(ByteString.copyFrom(bytes)).build();
+            }
+            case 7: {
+                ArrayValue.Builder a = ArrayValue.newBuilder();
+                for (int i = random.nextInt(4); i > 0; i--) {
+                    a.addValues(value(depth + 1));
+                }
+                return b.setArrayValue(a).build();
+            }
+            case 8: {
+                KeyValueList.Builder m = KeyValueList.newBuilder();
+                for (int i = random.nextInt(4); i > 0; i--) {
+                    m.addValues(keyValue(depth + 1));
+                }
+                return b.setKvlistValue(m).build();
+            }
+            default:
+                return b.setStringValue(string()).build();
+        }
+    }
+
+    KeyValue keyValue(int depth) {
+        String key = random.nextInt(10) == 0 ? BAD_UTF8 : KEYS[random.nextInt(KEYS.length)];
+        return KeyValue.newBuilder().setKey(key).setValue(value(depth)).build();
+    }
+
+    List<KeyValue> attributes(int max) {
+        List<KeyValue> out = new ArrayList<>();
+        for (int i = random.nextInt(max + 1); i > 0; i--) {
+            out.add(keyValue(0));
+        }
+        return out;
+    }
+
+    ByteString id(int length) {
+        switch (random.nextInt(6)) {
+            case 0:
+                return ByteString.EMPTY;
+            case 1:
+                return ByteString.copyFrom(new byte[length]); // all zero
+            default:
+                byte[] b = new byte[length];
+                random.nextBytes(b);
+                return ByteString.copyFrom(b);
+        }
+    }
+
+    long time() {
+        long[] ts = {0, 1, 1_764_460_800_123_456_789L, Long.MAX_VALUE, -1L};
+        return random.nextInt(3) == 0 ? ts[random.nextInt(ts.length)] : 1_764_460_800_000_000_000L + random.nextInt(1_000_000_000);
+    }
+
+    /** A traces request with every value type, several resources, scopes and spans. */
+    public ExportTraceServiceRequest traces() {
+        ExportTraceServiceRequest.Builder req = ExportTraceServiceRequest.newBuilder();
+        for (int r = random.nextInt(3) + 1; r > 0; r--) {
+            ResourceSpans.Builder rs = ResourceSpans.newBuilder();
+            if (random.nextInt(5) > 0) {
+                Resource.Builder res = Resource.newBuilder().addAllAttributes(attributes(6));
+                if (random.nextBoolean()) {
+                    res.addAttributes(KeyValue.newBuilder().setKey("service.name").setValue(value(0)));
+                }
+                res.setDroppedAttributesCount(random.nextInt(3));
+                rs.setResource(res);
+            }
+            rs.setSchemaUrl(random.nextBoolean() ? "" : "https://opentelemetry.io/schemas/1.26.0");
+            for (int s = random.nextInt(3); s >= 0; s--) {
+                ScopeSpans.Builder ss = ScopeSpans.newBuilder();
+                if (random.nextInt(4) > 0) {
+                    ss.setScope(InstrumentationScope.newBuilder().setName(string()).setVersion(string())
+                            .addAllAttributes(attributes(2)));
+                }
+                for (int n = random.nextInt(4); n > 0; n--) {
+                    ss.addSpans(span());
+                }
+                rs.addScopeSpans(ss);
+            }
+            req.addResourceSpans(rs);
+        }
+        return req.build();
+    }
+
+    Span span() {
+        Span.Builder s = Span.newBuilder()
+                .setTraceId(id(16)).setSpanId(id(8)).setParentSpanId(id(8))
+                .setTraceState(random.nextBoolean() ? "" : "rojo=00f067aa0ba902b7")
+                .setName(string())
+                .setKindValue(random.nextInt(8) - 1)
+                .setStartTimeUnixNano(time()).setEndTimeUnixNano(time())
+                .addAllAttributes(attributes(8))
+                .setDroppedAttributesCount(random.nextInt(2))
+                .setFlags(random.nextInt(0x300));
+        for (int e = random.nextInt(3); e > 0; e--) {
+            s.addEvents(Span.Event.newBuilder().setTimeUnixNano(time()).setName(string()).addAllAttributes(attributes(3)));
+        }
+        for (int l = random.nextInt(3); l > 0; l--) {
+            s.addLinks(Span.Link.newBuilder().setTraceId(id(16)).setSpanId(id(8)).setTraceState(string())
+                    .addAllAttributes(attributes(2)).setFlags(random.nextInt(3)));
+        }
+        if (random.nextInt(3) > 0) {
+            s.setStatus(Status.newBuilder().setMessage(string()).setCodeValue(random.nextInt(5) - 1));
+        }
+        return s.build();
+    }
+
+    // ---- encoding
+
+    /** The message encoded as protobuf-java encodes it, then the marked strings made invalid UTF-8. */
+    public byte[] encode(Message m) {
+        return invalidate(m.toByteArray());
+    }
+
+    /** The message encoded in one of the many ways that protobuf-java reads as the same message. */
+    public byte[] scramble(Message m) {
+        try {
+            ByteArrayOutputStream bos = new ByteArrayOutputStream();
+            CodedOutputStream out = CodedOutputStream.newInstance(bos);
+            writeScrambled(m, out);
+            out.flush();
+            return invalidate(bos.toByteArray());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void writeScrambled(Message m, CodedOutputStream out) throws IOException {
+        List<Runnable> parts = new ArrayList<>();
+        List<IOException> failures = new ArrayList<>();
+        for (Map.Entry<FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
+            FieldDescriptor f = e.getKey();
+            if (f.isRepeated()) {
+                for (Object v : (List<?>) e.getValue()) {
+                    parts.add(() -> write(f, v, out, failures));
+                }
+            } else {
+                Object decoy = random.nextInt(4) == 0 && f.getType() != FieldDescriptor.Type.MESSAGE ? decoy(f) : null;
+                parts.add(() -> {
+                    if (decoy != null) {
+                        // a decoy first: of a singular field the last occurrence counts
+                        write(f, decoy, out, failures);
+                    }
+                    write(f, e.getValue(), out, failures);
+                });
+            }
+        }
+        for (int u = random.nextInt(3); u > 0; u--) {
+            parts.add(() -> unknown(out, failures));
+        }
+        // fields of any order, but repeated fields keep theirs (and decoys stay before their value)
+        List<Runnable> ordered = interleave(parts);
+        for (Runnable p : ordered) {
+            p.run();
+        }
+        if (!failures.isEmpty()) {
+            throw failures.get(0);
+        }
+    }
+
+    /** A random order of the parts that keeps the parts of each field in their order. */
+    private List<Runnable> interleave(List<Runnable> parts) {
+        // simple: shuffle blocks of consecutive parts, each block in order
+        List<List<Runnable>> blocks = new ArrayList<>();
+        for (Runnable p : parts) {
+            if (blocks.isEmpty() || random.nextInt(3) == 0) {
+                blocks.add(new ArrayList<>());
+            }
+            blocks.get(blocks.size() - 1).add(p);
+        }
+        if (random.nextBoolean()) {
+            // fields in the encoder's order usually; reversed blocks sometimes (never within a field)
+            Collections.reverse(blocks);
+        }
+        List<Runnable> out = new ArrayList<>();
+        blocks.forEach(out::addAll);
+        return out;
+    }
+
+    private void write(FieldDescriptor f, Object v, CodedOutputStream out, List<IOException> failures) {
+        try {
+            if (f.getType() == FieldDescriptor.Type.MESSAGE) {
+                Message sub = (Message) v;
+                if (!f.isRepeated() && random.nextInt(3) == 0) {
+                    // split in two occurrences that merge back into it: each field in one of them,
+                    // a repeated field's elements partly in the first, the rest in the second
+                    Message.Builder first = sub.newBuilderForType();
+                    Message.Builder second = sub.newBuilderForType();
+                    for (Map.Entry<FieldDescriptor, Object> e : sub.getAllFields().entrySet()) {
+                        FieldDescriptor g = e.getKey();
+                        if (g.isRepeated()) {
+                            List<?> vs = (List<?>) e.getValue();
+                            int cut = random.nextInt(vs.size() + 1);
+                            for (int i = 0; i < vs.size(); i++) {
+                                (i < cut ? first : second).addRepeatedField(g, vs.get(i));
+                            }
+                        } else {
+                            (random.nextBoolean() ? first : second).setField(g, e.getValue());
+                        }
+                    }
+                    out.writeByteArray(f.getNumber(), scrambledBytes(first.build()));
+                    out.writeByteArray(f.getNumber(), scrambledBytes(second.build()));
+                } else {
+                    out.writeByteArray(f.getNumber(), scrambledBytes(sub));
+                }
+            } else {
+                writeScalar(f, v, out);
+            }
+        } catch (IOException e) {
+            failures.add(e);
+        }
+    }
+
+    private byte[] scrambledBytes(Message m) throws IOException {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        CodedOutputStream o = CodedOutputStream.newInstance(bos);
+        writeScrambled(m, o);
+        o.flush();
+        return bos.toByteArray();
+    }
+
+    private static void writeScalar(FieldDescriptor f, Object v, CodedOutputStream out) throws IOException {
+        int n = f.getNumber();
+        switch (f.getType()) {
+            case STRING:
+                out.writeString(n, (String) v);
+                break;
+            case BYTES:
+                out.writeBytes(n, (ByteString) v);
+                break;
+            case FIXED64:
+                out.writeFixed64(n, (Long) v);
+                break;
+            case FIXED32:
+                out.writeFixed32(n, (Integer) v);
+                break;
+            case UINT32:
+                out.writeUInt32(n, (Integer) v);
+                break;
+            case INT64:
+                out.writeInt64(n, (Long) v);
+                break;
+            case BOOL:
+                out.writeBool(n, (Boolean) v);
+                break;
+            case DOUBLE:
+                out.writeDouble(n, (Double) v);
+                break;
+            case ENUM:
+                out.writeEnum(n, ((com.google.protobuf.Descriptors.EnumValueDescriptor) v).getNumber());
+                break;
+            case INT32:
+                out.writeInt32(n, (Integer) v);
+                break;
+            case UINT64:
+                out.writeUInt64(n, (Long) v);
+                break;
+            case SFIXED64:
+                out.writeSFixed64(n, (Long) v);
+                break;
+            default:
+                throw new IllegalStateException("no scrambling for " + f.getType());
+        }
+    }
+
+    private Object decoy(FieldDescriptor f) {
+        switch (f.getType()) {
+            case STRING:
+                return "decoy";
+            case BYTES:
+                return ByteString.copyFrom(new byte[] {9, 9, 9});
+            case FIXED64:
+            case INT64:
+            case UINT64:
+            case SFIXED64:
+                return 77L;
+            case FIXED32:
+            case UINT32:
+            case INT32:
+                return 77;
+            case BOOL:
+                return Boolean.TRUE;
+            case DOUBLE:
+                return 7.5;
+            default:
+                return null; // enums: left alone
+        }
+    }
+
+    /** A field no OTLP message has, of a random wire type. */
+    private void unknown(CodedOutputStream out, List<IOException> failures) {
+        int n = 1000 + random.nextInt(1000);
+        try {
+            switch (random.nextInt(5)) {
+                case 0:
+                    out.writeUInt64(n, random.nextLong());
+                    break;
+                case 1:
+                    out.writeFixed64(n, random.nextLong());
+                    break;
+                case 2:
+                    out.writeFixed32(n, random.nextInt());
+                    break;
+                case 3:
+                    out.writeByteArray(n, "unknown bytes \u00ff".getBytes(StandardCharsets.UTF_8));
+                    break;
+                default:
+                    out.writeTag(n, 3); // a group, with a field inside
+                    out.writeUInt64(n + 1, 5);
+                    out.writeTag(n, 4);
+            }
+        } catch (IOException e) {
+            failures.add(e);
+        }
+    }
+
+    /** Replaces every marked string's bytes with invalid UTF-8 of the same length. */
+    static byte[] invalidate(byte[] b) {
+        byte[] marker = BAD_UTF8.getBytes(StandardCharsets.UTF_8);
+        byte[][] bad = {
+            {(byte) 0xC3, 0x28, 'B', 'A', 'D'}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80, 'A', 'D'},
+            {(byte) 0xC0, (byte) 0xAF, 'B', 'A', 'D'}, {(byte) 0xF8, 'x', 'B', 'A', 'D'}, {'o', 'k', 0x01, (byte) 0x80, (byte) 0xFF}
+        };
+        int k = 0;
+        for (int i = 0; i + marker.length <= b.length; i++) {
+            if (java.util.Arrays.equals(b, i, i + marker.length, marker, 0, marker.length)) {
+                System.arraycopy(bad[k++ % bad.length], 0, b, i, marker.length);
+            }
+        }
+        return b;
+    }
+}
