@@ -46,7 +46,10 @@ public final class ProtoReader {
 
     /** Reads the message in {@code buf[off, off + len)} from its start. */
     public ProtoReader reset(byte[] buf, int off, int len) {
-        this.buf = buf;
+        if (this.buf != buf) {
+            // a reference store costs a GC write barrier; nested readers see one array per record
+            this.buf = buf;
+        }
         this.pos = off;
         this.end = off + len;
         this.tag = 0;
@@ -246,6 +249,18 @@ public final class ProtoReader {
     private long varint() throws InvalidProtobufException {
         byte[] b = buf;
         int p = pos;
+        if (p < end) {
+            // tags, lengths and small numbers: one or two bytes
+            byte x0 = b[p];
+            if (x0 >= 0) {
+                pos = p + 1;
+                return x0;
+            }
+            if (p + 1 < end && b[p + 1] >= 0) {
+                pos = p + 2;
+                return (x0 & 0x7F) | (long) b[p + 1] << 7;
+            }
+        }
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             if (p >= end) {

@@ -1,5 +1,8 @@
 package io.tributary.otlp;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -10,13 +13,50 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Utf8 {
 
+    /** Eight bytes at a time; the order does not matter to the test of their top bits. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
     private Utf8() {}
+
+    /**
+     * Copies {@code src[off, off + len)} to {@code dst[at, at + len)} when it is well-formed
+     * UTF-8 and returns true; returns false (with {@code dst} partly written) when it is not. One
+     * pass over ASCII, which most telemetry strings are.
+     */
+    public static boolean copyIfValid(byte[] src, int off, byte[] dst, int at, int len) {
+        int i = off;
+        int end = off + len;
+        int d = at - off;
+        for (; end - i >= 8; i += 8) {
+            long v = (long) LONGS.get(src, i);
+            if ((v & HIGH_BITS) != 0) {
+                break;
+            }
+            LONGS.set(dst, i + d, v);
+        }
+        for (; i < end; i++) {
+            byte x = src[i];
+            if (x < 0) {
+                if (!isValid(src, i, end - i)) {
+                    return false;
+                }
+                System.arraycopy(src, i, dst, i + d, end - i);
+                return true;
+            }
+            dst[i + d] = x;
+        }
+        return true;
+    }
 
     /** True when {@code b[off, off + len)} is well-formed UTF-8. */
     public static boolean isValid(byte[] b, int off, int len) {
         int i = off;
         int end = off + len;
         // ASCII runs first: most telemetry strings are ASCII
+        while (end - i >= 8 && ((long) LONGS.get(b, i) & HIGH_BITS) == 0) {
+            i += 8;
+        }
         while (i < end && b[i] >= 0) {
             i++;
         }

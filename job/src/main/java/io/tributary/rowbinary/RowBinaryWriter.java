@@ -33,6 +33,14 @@ public final class RowBinaryWriter {
         pos = 0;
     }
 
+    /** Forgets what was written after the first {@code size} bytes. */
+    public void truncate(int size) {
+        if (size < 0 || size > pos) {
+            throw new IllegalArgumentException("cannot truncate " + pos + " bytes to " + size);
+        }
+        pos = size;
+    }
+
     /** A copy of the bytes written so far. */
     public byte[] toByteArray() {
         return Arrays.copyOf(buf, pos);

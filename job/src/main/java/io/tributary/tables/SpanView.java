@@ -70,8 +70,8 @@ public final class SpanView {
 
     SpanView(WireValues values) {
         this.values = values;
-        this.resourceAttributes = new WireAttributes(values);
-        this.spanAttributes = new WireAttributes(values);
+        this.resourceAttributes = new WireAttributes(values, true);
+        this.spanAttributes = new WireAttributes(values, false);
     }
 
     void setBuffer(byte[] buf) {
@@ -360,7 +360,7 @@ public final class SpanView {
         }
         WireAttributes[] b = java.util.Arrays.copyOf(a, Math.max(n, a.length * 2));
         for (int i = a.length; i < b.length; i++) {
-            b[i] = new WireAttributes(values);
+            b[i] = new WireAttributes(values, false);
         }
         return b;
     }

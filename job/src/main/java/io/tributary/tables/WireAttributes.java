@@ -4,6 +4,7 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.tributary.otlp.InvalidProtobufException;
 import io.tributary.otlp.ProtoMessages;
 import io.tributary.otlp.ProtoReader;
+import io.tributary.otlp.Utf8;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.tables.WireValues.IntList;
 
@@ -14,14 +15,14 @@ import java.util.Map;
 
 /**
  * An attribute list read where it lies in a record: the ranges of its {@code KeyValue} messages.
- * The {@code Map} value is rendered once (keys and values written as the exporter renders them,
- * then ordered by key bytes, stably) and copied for every row that has it, so a resource's
- * attributes are rendered once per resource, not per span. The JSON flavour goes through
+ * The {@code Map} value is written as the exporter renders it (keys and values as strings,
+ * ordered by key bytes, stably); a resource's is rendered once and copied for every row. The JSON flavour goes through
  * protobuf-java's {@code KeyValue}s and {@link BinaryJson}. Reused: {@link #reset} starts a new list.
  */
 final class WireAttributes implements AttributeValue {
 
     private final WireValues values;
+    private final boolean shared;
     private ProtoReader parent;
     private final IntList ranges = new IntList();
     private final IntList valueRanges = new IntList();
@@ -31,6 +32,9 @@ final class WireAttributes implements AttributeValue {
     private int[] keyStart = new int[16];
     private int[] keyEnd = new int[16];
     private int[] entryEnd = new int[16];
+    private int[] valueStart = new int[16];
+    private int[] valueLength = new int[16];
+    private byte[] sortKeys;
     private int[] order = new int[16];
     private int[] sortScratch = new int[16];
     private boolean mapReady;
@@ -38,8 +42,14 @@ final class WireAttributes implements AttributeValue {
     private BinaryJson.Paths json;
     private boolean jsonReady;
 
-    WireAttributes(WireValues values) {
+    /**
+     * @param values the value writer
+     * @param shared whether many rows write this list (a resource's attributes): then its map is
+     *     rendered once and copied
+     */
+    WireAttributes(WireValues values, boolean shared) {
         this.values = values;
+        this.shared = shared;
     }
 
     /** Starts a new list of the {@code KeyValue}s that are fields of messages read by {@code parent}. */
@@ -61,13 +71,18 @@ final class WireAttributes implements AttributeValue {
 
     @Override
     public void writeStringMap(RowBinaryWriter out) {
-        if (!mapReady) {
-            try {
-                render();
-            } catch (InvalidProtobufException e) {
-                throw new UncheckedIOException(e);
+        try {
+            if (!shared) {
+                render(out); // one row has it: written where it goes
+                return;
             }
-            mapReady = true;
+            if (!mapReady) {
+                rendered.reset();
+                render(rendered);
+                mapReady = true;
+            }
+        } catch (InvalidProtobufException e) {
+            throw new UncheckedIOException(e);
         }
         out.writeRaw(rendered.buffer(), 0, rendered.size());
     }
@@ -106,17 +121,83 @@ final class WireAttributes implements AttributeValue {
         out.writeVarUInt(0);
     }
 
-    private void render() throws InvalidProtobufException {
+    /**
+     * Writes the map: entries ordered by key bytes (stably), each key and the {@code AsString()}
+     * of its value. Commonly every key is valid UTF-8 and every value one field: then the keys
+     * are ordered where they lie and each entry written once, straight to {@code out}; otherwise
+     * the entries are rendered first and ordered by their rendered keys.
+     */
+    private void render(RowBinaryWriter out) throws InvalidProtobufException {
         int n = size();
-        if (keyAt.length < n) {
-            int c = Math.max(n, keyAt.length * 2);
+        ensureCapacity(n);
+        byte[] b = parent.buffer();
+        boolean simple = true;
+        for (int i = 0; i < n; i++) {
+            ProtoReader r = parent.child(ranges.get(2 * i), ranges.get(2 * i + 1));
+            int ks = 0;
+            int kl = 0;
+            int vs = 0;
+            int vl = -1;
+            while (r.next()) {
+                if (r.is(1, ProtoReader.LEN)) {
+                    r.readBytes();
+                    ks = r.start();
+                    kl = r.length();
+                } else if (r.is(2, ProtoReader.LEN)) {
+                    r.readBytes();
+                    if (vl >= 0) {
+                        simple = false; // the value's occurrences merge
+                    }
+                    vs = r.start();
+                    vl = r.length();
+                } else {
+                    r.skip();
+                }
+            }
+            keyStart[i] = ks;
+            keyEnd[i] = ks + kl;
+            valueStart[i] = vs;
+            valueLength[i] = vl;
+            order[i] = i;
+            if (simple && !Utf8.isValid(b, ks, kl)) {
+                simple = false;
+            }
+        }
+        if (!simple) {
+            renderInOrder(out, n);
+            return;
+        }
+        sort(b, n);
+        out.writeMapSize(n);
+        for (int k = 0; k < n; k++) {
+            int i = order[k];
+            out.writeString(b, keyStart[i], keyEnd[i] - keyStart[i]);
+            if (valueLength[i] < 0) {
+                out.writeVarUInt(0); // no value: an empty AnyValue
+            } else {
+                // read one level below its KeyValue, where protobuf-java counts its depth
+                ProtoReader kv = parent.child(ranges.get(2 * i), ranges.get(2 * i + 1));
+                values.writeAsString(kv, valueStart[i], valueLength[i], out);
+            }
+        }
+    }
+
+    private void ensureCapacity(int n) {
+        if (keyStart.length < n) {
+            int c = Math.max(n, keyStart.length * 2);
             keyAt = new int[c];
             keyStart = new int[c];
             keyEnd = new int[c];
+            valueStart = new int[c];
+            valueLength = new int[c];
             entryEnd = new int[c];
             order = new int[c];
             sortScratch = new int[c];
         }
+    }
+
+    /** The general case: every entry rendered, then ordered by its rendered key. */
+    private void renderInOrder(RowBinaryWriter out, int n) throws InvalidProtobufException {
         entries.reset();
         for (int i = 0; i < n; i++) {
             ProtoReader r = parent.child(ranges.get(2 * i), ranges.get(2 * i + 1));
@@ -143,13 +224,12 @@ final class WireAttributes implements AttributeValue {
             entryEnd[i] = entries.size();
             order[i] = i;
         }
-        sort(n);
-        rendered.reset();
-        rendered.writeMapSize(n);
+        sort(entries.buffer(), n);
+        out.writeMapSize(n);
         byte[] e = entries.buffer();
         for (int k = 0; k < n; k++) {
             int i = order[k];
-            rendered.writeRaw(e, keyAt[i], entryEnd[i] - keyAt[i]);
+            out.writeRaw(e, keyAt[i], entryEnd[i] - keyAt[i]);
         }
     }
 
@@ -162,8 +242,9 @@ final class WireAttributes implements AttributeValue {
         return n;
     }
 
-    /** Stable sort of {@code order[0, n)} by key bytes (Go's string order). */
-    private void sort(int n) {
+    /** Stable sort of {@code order[0, n)} by the key bytes in {@code keys} (Go's string order). */
+    private void sort(byte[] keys, int n) {
+        sortKeys = keys;
         if (n < 32) {
             for (int i = 1; i < n; i++) {
                 int x = order[i];
@@ -202,7 +283,7 @@ final class WireAttributes implements AttributeValue {
     }
 
     private int compareKeys(int a, int b) {
-        byte[] e = entries.buffer();
+        byte[] e = sortKeys;
         return java.util.Arrays.compareUnsigned(e, keyStart[a], keyEnd[a], e, keyStart[b], keyEnd[b]);
     }
 

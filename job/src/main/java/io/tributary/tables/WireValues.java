@@ -37,76 +37,99 @@ final class WireValues {
 
     /** Writes a {@code string} field's bytes as a ClickHouse String. */
     static void writeString(byte[] b, int off, int len, RowBinaryWriter out) {
-        if (Utf8.isValid(b, off, len)) {
-            out.writeString(b, off, len);
-        } else {
+        int mark = out.size();
+        out.writeVarUInt(len);
+        if (len == 0) {
+            return;
+        }
+        byte[] d = out.reserve(len);
+        if (!Utf8.copyIfValid(b, off, d, out.size() - len, len)) {
+            out.truncate(mark);
             out.writeString(Utf8.replaceInvalid(b, off, len));
         }
     }
+
+    // the AnyValue being read: its case (the last one set wins) and that case's value
+    private int kind;
+    private int start;
+    private int len;
+    private long value;
 
     /**
      * Writes the {@code AsString()} of the {@code AnyValue} encoded in the ranges {@code ranges}
      * (one per occurrence of the field; protobuf merges them) as a ClickHouse String.
      */
     void writeAsString(ProtoReader parent, IntList ranges, RowBinaryWriter out) throws InvalidProtobufException {
-        int kind = NONE;
-        int start = 0;
-        int len = 0;
-        long value = 0;
+        kind = NONE;
         messageRanges.clear();
-        byte[] b = parent.buffer();
         for (int k = 0; k < ranges.size(); k += 2) {
-            ProtoReader r = parent.child(ranges.get(k), ranges.get(k + 1));
-            while (r.next()) {
-                switch (r.field()) {
-                    case STRING:
-                    case BYTES:
-                        if (r.wireType() != ProtoReader.LEN) {
-                            r.skip();
-                            break;
-                        }
-                        r.readBytes();
-                        kind = r.field();
-                        start = r.start();
-                        len = r.length();
-                        break;
-                    case BOOL:
-                    case INT:
-                        if (r.wireType() != ProtoReader.VARINT) {
-                            r.skip();
-                            break;
-                        }
-                        kind = r.field();
-                        value = r.readVarint();
-                        break;
-                    case DOUBLE:
-                        if (r.wireType() != ProtoReader.I64) {
-                            r.skip();
-                            break;
-                        }
-                        kind = DOUBLE;
-                        value = r.readFixed64();
-                        break;
-                    case ARRAY:
-                    case KVLIST:
-                        if (r.wireType() != ProtoReader.LEN) {
-                            r.skip();
-                            break;
-                        }
-                        r.readBytes();
-                        if (kind != r.field()) {
-                            messageRanges.clear(); // another case replaced it: this one starts afresh
-                        }
-                        kind = r.field();
-                        messageRanges.add(r.start(), r.length());
-                        // its structure is checked where protobuf-java would parse it
-                        skimAnyValueContainer(r, kind);
-                        break;
-                    default:
+            read(parent.child(ranges.get(k), ranges.get(k + 1)));
+        }
+        write(parent.buffer(), out);
+    }
+
+    /** Writes the {@code AsString()} of the {@code AnyValue} at this range of {@code parent}'s array. */
+    void writeAsString(ProtoReader parent, int start, int length, RowBinaryWriter out) throws InvalidProtobufException {
+        kind = NONE;
+        messageRanges.clear();
+        read(parent.child(start, length));
+        write(parent.buffer(), out);
+    }
+
+    /** Reads one occurrence of an AnyValue into {@link #kind} and its value. */
+    private void read(ProtoReader r) throws InvalidProtobufException {
+        while (r.next()) {
+            switch (r.field()) {
+                case STRING:
+                case BYTES:
+                    if (r.wireType() != ProtoReader.LEN) {
                         r.skip();
-                }
+                        break;
+                    }
+                    r.readBytes();
+                    kind = r.field();
+                    start = r.start();
+                    len = r.length();
+                    break;
+                case BOOL:
+                case INT:
+                    if (r.wireType() != ProtoReader.VARINT) {
+                        r.skip();
+                        break;
+                    }
+                    kind = r.field();
+                    value = r.readVarint();
+                    break;
+                case DOUBLE:
+                    if (r.wireType() != ProtoReader.I64) {
+                        r.skip();
+                        break;
+                    }
+                    kind = DOUBLE;
+                    value = r.readFixed64();
+                    break;
+                case ARRAY:
+                case KVLIST:
+                    if (r.wireType() != ProtoReader.LEN) {
+                        r.skip();
+                        break;
+                    }
+                    r.readBytes();
+                    if (kind != r.field()) {
+                        messageRanges.clear(); // another case replaced it: this one starts afresh
+                    }
+                    kind = r.field();
+                    messageRanges.add(r.start(), r.length());
+                    // its structure is checked where protobuf-java would parse it
+                    skimAnyValueContainer(r, kind);
+                    break;
+                default:
+                    r.skip();
             }
         }
+    }
+
+    private void write(byte[] b, RowBinaryWriter out) throws InvalidProtobufException {
         switch (kind) {
             case STRING:
                 writeString(b, start, len, out);
