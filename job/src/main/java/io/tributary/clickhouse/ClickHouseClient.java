@@ -48,10 +48,9 @@ public final class ClickHouseClient implements InsertClient {
      * @throws IOException when the connection fails
      */
     @Override
-    public long insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
+    public long insert(String sql, Map<String, String> settings, Body body, Compression compression)
             throws IOException, InterruptedException {
-        HttpRequest.Builder req =
-                request(sql, settings).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpRequest.Builder req = request(sql, settings).POST(body.publisher());
         if (compression.contentEncoding() != null) {
             req.header("Content-Encoding", compression.contentEncoding());
         }

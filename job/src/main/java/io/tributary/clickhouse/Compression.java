@@ -1,22 +1,17 @@
 package io.tributary.clickhouse;
 
 import com.github.luben.zstd.ZstdInputStream;
-import com.github.luben.zstd.ZstdOutputStream;
 import net.jpountz.lz4.LZ4FrameInputStream;
-import net.jpountz.lz4.LZ4FrameOutputStream;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * Request-body compression for ClickHouse's HTTP interface, announced with {@code
- * Content-Encoding}. ClickHouse decompresses {@code lz4} (LZ4 frame format) and {@code zstd}
+ * Content-Encoding}; bodies are written compressed as they grow ({@link BodyWriter}). ClickHouse decompresses {@code lz4} (LZ4 frame format) and {@code zstd}
  * bodies itself; https://clickhouse.com/docs/interfaces/http#compression.
  */
 public enum Compression {
@@ -49,28 +44,31 @@ public enum Compression {
         }
     }
 
-    /** The chunks, concatenated and compressed into one immutable body. */
-    public byte[] compress(List<byte[]> chunks, long totalBytes) {
-        ByteArrayOutputStream bos =
-                new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 8, this == NONE ? totalBytes : totalBytes / 4 + 1024));
-        try (OutputStream out = wrap(bos)) {
-            for (byte[] c : chunks) {
-                out.write(c);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("compressing a batch with " + this, e);
+    /** A writer of a body compressed this way, in segments of {@code pool}. */
+    public BodyWriter open(SegmentPool pool) {
+        switch (this) {
+            case LZ4:
+                return new BodyWriter.Lz4Frame(pool);
+            case ZSTD:
+                return new BodyWriter.Zstd(pool);
+            default:
+                return new BodyWriter.Plain(pool);
         }
-        return bos.toByteArray();
     }
 
-    /** The inverse of {@link #compress}: the concatenated chunks, {@code rawBytes} long. */
-    public byte[] decompress(byte[] body, int rawBytes) {
-        if (this == NONE) {
-            return body;
+    /** The chunks, concatenated and compressed into one body (of segments no pool keeps). */
+    public Body compress(List<byte[]> chunks) {
+        BodyWriter w = open(new SegmentPool(0));
+        for (byte[] c : chunks) {
+            w.write(c, 0, c.length);
         }
-        try (InputStream in = this == LZ4
-                ? new LZ4FrameInputStream(new ByteArrayInputStream(body))
-                : new ZstdInputStream(new ByteArrayInputStream(body))) {
+        return w.finish();
+    }
+
+    /** The inverse of a writer's {@link BodyWriter#finish}: the bytes written, {@code rawBytes} of them. */
+    public byte[] decompress(Body body, int rawBytes) {
+        try (InputStream in = this == LZ4 ? new LZ4FrameInputStream(body.inputStream())
+                : this == ZSTD ? new ZstdInputStream(body.inputStream()) : body.inputStream()) {
             byte[] raw = in.readNBytes(rawBytes);
             if (raw.length != rawBytes || in.read() != -1) {
                 throw new IOException("expected " + rawBytes + " bytes");
@@ -78,18 +76,6 @@ public enum Compression {
             return raw;
         } catch (IOException e) {
             throw new UncheckedIOException("decompressing a batch with " + this, e);
-        }
-    }
-
-    private OutputStream wrap(OutputStream out) throws IOException {
-        switch (this) {
-            case LZ4:
-                return new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_4MB);
-            case ZSTD:
-                // Level 1: ClickHouse's own default for ZSTD; the server re-compresses on merge.
-                return new ZstdOutputStream(out, 1);
-            default:
-                return out;
         }
     }
 }

@@ -15,8 +15,14 @@ public interface InsertClient extends AutoCloseable {
      *     that does not come from ClickHouse
      * @throws IOException when the connection fails
      */
-    long insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
+    long insert(String sql, Map<String, String> settings, Body body, Compression compression)
             throws IOException, InterruptedException;
+
+    /** {@link #insert(String, Map, Body, Compression)} of a body in one array. */
+    default long insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
+            throws IOException, InterruptedException {
+        return insert(sql, settings, Body.of(body), compression);
+    }
 
     @Override
     void close();

@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.clickhouse.Body;
 import io.tributary.clickhouse.ClickHouseErrors;
 import io.tributary.clickhouse.ClickHouseException;
 import io.tributary.clickhouse.InsertClient;
@@ -138,7 +139,7 @@ final class BatchInserter implements AutoCloseable {
             }
             int rows = b.rows(half[0], half[1]);
             long bytes = b.bytes(half[0], half[1]);
-            byte[] body = b.body(chunks.subList(half[0], half[1]), bytes);
+            Body body = b.body(chunks.subList(half[0], half[1]));
             try {
                 // not async: a refusal must be about these rows only
                 insert(b, body, rows, bytes, isolationSettings, token == null ? null : token + "/" + half[0] + "-" + half[1]);
@@ -166,7 +167,7 @@ final class BatchInserter implements AutoCloseable {
      * @throws ClickHouseException a permanent refusal
      * @throws IOException retries exhausted
      */
-    private void insert(SealedBatch b, byte[] body, int rows, long bytes, Map<String, String> query, String token)
+    private void insert(SealedBatch b, Body body, int rows, long bytes, Map<String, String> query, String token)
             throws IOException, InterruptedException {
         if (token != null) {
             Map<String, String> q = new HashMap<>(query);
@@ -189,7 +190,7 @@ final class BatchInserter implements AutoCloseable {
                             + " had stored before", written, rows, table(b));
                 }
                 long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                metrics.sent(b.table, rows, bytes, body.length, ms);
+                metrics.sent(b.table, rows, bytes, body.length(), ms);
                 return;
             } catch (ClickHouseException e) {
                 if (!e.retryable()) {

@@ -1,6 +1,7 @@
 package io.tributary.sink;
 
 import io.tributary.clickhouse.InsertClient;
+import io.tributary.clickhouse.SegmentPool;
 import io.tributary.metrics.SinkMetrics;
 import io.tributary.tables.EncodedRows;
 
@@ -45,6 +46,11 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     /** Exactly once: sealed batches waiting for the next checkpoint. */
     private final List<SealedBatch> sealed = new ArrayList<>();
+    /**
+     * The batches' buffers: at least once, a written batch's segments go back and take the next
+     * one's bytes. Exactly once, batches leave for the committer and their segments with them.
+     */
+    private final SegmentPool pool;
     private final long maxAgeMillis;
     private volatile boolean closed;
     /** Bytes in the open batches of all tables (writer thread only). */
@@ -63,6 +69,8 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         this.exactlyOnce = settings.delivery() == Delivery.EXACTLY_ONCE;
         this.open = new Batch[settings.tables().size()];
         this.permits = new Semaphore(settings.maxInFlight());
+        // the batches in flight and those filling, at the usual 5-10x compression of telemetry
+        this.pool = new SegmentPool(exactlyOnce ? 0 : 4 * (settings.maxInFlight() + settings.tables().size()));
         this.maxAgeMillis = settings.maxAge().toMillis();
         AtomicInteger n = new AtomicInteger();
         this.senders =
@@ -86,7 +94,7 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         }
         if (b == null) {
             long now = time.getCurrentProcessingTime();
-            b = new Batch(t, element.header, now);
+            b = new Batch(t, element.header, now, settings.compression(), pool, exactlyOnce);
             open[t] = b;
             if (!exactlyOnce) {
                 // Exactly once, rows are written when the checkpoint completes whatever their age.
@@ -95,7 +103,7 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
             }
         }
         b.add(element);
-        openBytes += element.data.length;
+        openBytes += element.length;
         metrics.buffered(t, element.rows);
         if (b.rows >= settings.maxRows() || b.bytes >= settings.maxBytes()) {
             dispatch(t);
@@ -173,7 +181,7 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
     private void seal(Batch b) {
         boolean kept = false;
         try {
-            SealedBatch s = SealedBatch.seal(b, settings.compression(), exactlyOnce);
+            SealedBatch s = b.seal();
             if (exactlyOnce) {
                 synchronized (sealed) {
                     sealed.add(s);
@@ -181,6 +189,7 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
                 kept = true;
             } else {
                 inserter.write(s);
+                s.body.release(); // written: its segments take the next batches' bytes
             }
         } catch (Throwable e) {
             failure.compareAndSet(null, e);

@@ -1,13 +1,12 @@
 package io.tributary.sink;
 
+import io.tributary.clickhouse.Body;
 import io.tributary.clickhouse.Compression;
-import io.tributary.tables.EncodedRows;
 import io.tributary.tables.OtelTable;
 
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.zip.CRC32C;
 
 /**
  * A closed batch, compressed and ready to send: the request body plus, for each Kafka record whose
@@ -28,7 +27,7 @@ public final class SealedBatch {
     final Compression compression;
     /** The columns and types of the rows; null for a 0.1 batch. */
     final byte[] header;
-    final byte[] body;
+    final Body body;
     /** Bytes of the body before compression, header included. */
     final int rawBytes;
     final int rows;
@@ -46,7 +45,7 @@ public final class SealedBatch {
             int table,
             Compression compression,
             byte[] header,
-            byte[] body,
+            Body body,
             int rawBytes,
             int rows,
             long checksum,
@@ -69,38 +68,6 @@ public final class SealedBatch {
         this.offsets = offsets;
         this.rowCounts = rowCounts;
         this.lengths = lengths;
-    }
-
-    /**
-     * Compresses an open batch's header and rows and keeps where each record's rows came from; with
-     * {@code exactlyOnce} also checksums the rows and makes the batch's {@link #token}.
-     */
-    static SealedBatch seal(Batch b, Compression compression, boolean exactlyOnce) {
-        int n = b.sources.size();
-        String[] topics = new String[n];
-        int[] partitions = new int[n];
-        long[] offsets = new long[n];
-        int[] rowCounts = new int[n];
-        int[] lengths = new int[n];
-        CRC32C crc = new CRC32C();
-        for (int i = 0; i < n; i++) {
-            EncodedRows r = b.sources.get(i);
-            topics[i] = r.topic;
-            partitions[i] = r.partition;
-            offsets[i] = r.offset;
-            rowCounts[i] = r.rows;
-            lengths[i] = r.data.length;
-            if (exactlyOnce) {
-                crc.update(r.data);
-            }
-        }
-        List<byte[]> parts = new ArrayList<>(n + 1);
-        parts.add(b.header);
-        parts.addAll(b.chunks);
-        long checksum = exactlyOnce ? crc.getValue() : 0;
-        String token = exactlyOnce ? token(OtelTable.values()[b.table], topics, partitions, offsets, b.rows, checksum) : null;
-        return new SealedBatch(b.table, compression, b.header, compression.compress(parts, b.header.length + b.bytes),
-                (int) (b.header.length + b.bytes), b.rows, checksum, token, topics, partitions, offsets, rowCounts, lengths);
     }
 
     /** True for a batch of a 0.1 checkpoint: plain RowBinary, without a header. */
@@ -146,14 +113,14 @@ public final class SealedBatch {
     }
 
     /** A body of some records' rows ({@link #chunks}), with this batch's header. */
-    byte[] body(List<byte[]> chunks, long rowBytes) {
+    Body body(List<byte[]> chunks) {
         if (header == null) {
-            return compression.compress(chunks, rowBytes);
+            return compression.compress(chunks);
         }
         List<byte[]> parts = new ArrayList<>(chunks.size() + 1);
         parts.add(header);
         parts.addAll(chunks);
-        return compression.compress(parts, header.length + rowBytes);
+        return compression.compress(parts);
     }
 
     /**

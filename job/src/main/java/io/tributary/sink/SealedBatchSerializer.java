@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.clickhouse.Body;
 import io.tributary.clickhouse.Compression;
 import io.tributary.tables.OtelTable;
 
@@ -35,7 +36,7 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
         if (b.legacy()) {
             throw new IOException("a batch restored from a 0.1 checkpoint is inserted, never checkpointed again");
         }
-        DataOutputSerializer out = new DataOutputSerializer(b.body.length + b.header.length + 256 + b.records() * 48);
+        DataOutputSerializer out = new DataOutputSerializer((int) b.body.length() + b.header.length + 256 + b.records() * 48);
         out.writeUTF(OtelTable.values()[b.table].name());
         out.writeUTF(b.compression.name());
         out.writeUTF(b.token == null ? "" : b.token);
@@ -45,8 +46,9 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
         out.writeInt(b.rows);
         out.writeLong(b.checksum);
         writeRecords(b, out);
-        out.writeInt(b.body.length);
-        out.write(b.body);
+        byte[] body = b.body.toByteArray();
+        out.writeInt(body.length);
+        out.write(body);
         return out.getCopyOfBuffer();
     }
 
@@ -105,7 +107,7 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
         }
         byte[] body = new byte[in.readInt()];
         in.readFully(body);
-        return new SealedBatch(table, compression, header, body, rawBytes, rows, checksum, token, topics, partitions,
+        return new SealedBatch(table, compression, header, Body.of(body), rawBytes, rows, checksum, token, topics, partitions,
                 offsets, rowCounts, lengths);
     }
 }

@@ -17,6 +17,7 @@ public final class TableRows {
     private final RowBinaryWriter[] writers = new RowBinaryWriter[OtelTable.values().length];
     private final int[] rows = new int[writers.length];
     private final byte[][] headers = new byte[writers.length][];
+    private final EncodedRows[] emitted = new EncodedRows[writers.length];
 
     /** @param layouts the layouts the rows are written in (their headers go with the rows) */
     public TableRows(TableLayouts layouts) {
@@ -70,12 +71,26 @@ public final class TableRows {
 
     /**
      * Hands one {@link EncodedRows} per table with rows to {@code out}, marked with the Kafka
-     * record they come from, then clears.
+     * record they come from, then clears. The rows are this object's buffers, lent for the call:
+     * {@code out} copies what it keeps.
      */
     public void emit(Consumer<EncodedRows> out, String topic, int partition, long offset) {
         for (int t = 0; t < writers.length; t++) {
             if (rows[t] > 0) {
-                out.accept(new EncodedRows(t, rows[t], writers[t].toByteArray(), headers[t], topic, partition, offset));
+                EncodedRows e = emitted[t];
+                if (e == null) {
+                    e = new EncodedRows();
+                    emitted[t] = e;
+                }
+                e.table = t;
+                e.rows = rows[t];
+                e.data = writers[t].buffer();
+                e.length = writers[t].size();
+                e.header = headers[t];
+                e.topic = topic;
+                e.partition = partition;
+                e.offset = offset;
+                out.accept(e);
             }
         }
         clear();

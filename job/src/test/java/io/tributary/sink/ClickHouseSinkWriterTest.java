@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.github.luben.zstd.ZstdInputStream;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.clickhouse.ClickHouseException;
+import io.tributary.clickhouse.Body;
 import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.SegmentPool;
 import io.tributary.clickhouse.InsertClient;
 import io.tributary.metrics.SinkMetrics;
 import io.tributary.tables.EncodedRows;
@@ -61,10 +63,10 @@ class ClickHouseSinkWriterTest {
         volatile long written = Long.MAX_VALUE;
 
         @Override
-        public long insert(String sql, Map<String, String> settings, byte[] body, Compression compression)
+        public long insert(String sql, Map<String, String> settings, Body body, Compression compression)
                 throws IOException, InterruptedException {
             release.await();
-            String data = new String(uncompressed(body, compression), StandardCharsets.US_ASCII);
+            String data = new String(uncompressed(body.toByteArray(), compression), StandardCharsets.US_ASCII);
             assertThat(data).as("the body starts with the rows' header").startsWith(HEADER_TEXT);
             assertThat(sql).endsWith("FORMAT RowBinaryWithNamesAndTypes");
             String rows = data.substring(HEADER_TEXT.length());
@@ -228,33 +230,31 @@ class ClickHouseSinkWriterTest {
 
     @Test
     void exactlyOnceTokensNameTheRecordsAndTellApartOtherRowsAtTheSameOffsets() throws Exception {
-        Batch one = new Batch(0, HEADER, 0);
-        one.add(new EncodedRows(0, 2, "xy".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 41));
-        one.add(new EncodedRows(0, 1, "z".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 42));
-        Batch same = new Batch(0, HEADER, 0);
-        same.add(new EncodedRows(0, 2, "xy".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 41));
-        same.add(new EncodedRows(0, 1, "z".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 42));
-        Batch other = new Batch(0, HEADER, 0); // a topic deleted and created again: same offsets, other rows
-        other.add(new EncodedRows(0, 2, "xq".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 41));
-        other.add(new EncodedRows(0, 1, "z".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 42));
-        Batch otherTable = new Batch(1, HEADER, 0); // the same record's rows of another table
-        otherTable.add(new EncodedRows(1, 2, "xy".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 41));
-        otherTable.add(new EncodedRows(1, 1, "z".getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 42));
-        String token = SealedBatch.seal(one, Compression.ZSTD, true).token;
+        String token = batch(0, Compression.ZSTD, true, "xy", "z").seal().token;
         // only what identifies the rows: no table name, no database, nothing a setting changes
         assertThat(token).matches("tributary:2:TRACES:spans-3@41\\.\\.spans-3@42:2:3:[0-9a-f]{8}");
-        assertThat(SealedBatch.seal(same, Compression.NONE, true).token).isEqualTo(token);
-        assertThat(SealedBatch.seal(other, Compression.ZSTD, true).token).isNotEqualTo(token);
-        assertThat(SealedBatch.seal(otherTable, Compression.ZSTD, true).token)
-                .isEqualTo(token.replace(":TRACES:", ":LOGS:"));
-        assertThat(SealedBatch.seal(one, Compression.ZSTD, false).token).as("at least once: no token").isNull();
+        assertThat(batch(0, Compression.NONE, true, "xy", "z").seal().token).isEqualTo(token);
+        // a topic deleted and created again: same offsets, other rows
+        assertThat(batch(0, Compression.ZSTD, true, "xq", "z").seal().token).isNotEqualTo(token);
+        // the same record's rows of another table
+        assertThat(batch(1, Compression.ZSTD, true, "xy", "z").seal().token).isEqualTo(token.replace(":TRACES:", ":LOGS:"));
+        assertThat(batch(0, Compression.ZSTD, false, "xy", "z").seal().token).as("at least once: no token").isNull();
+    }
+
+    /** A batch of records at spans-3@41, 42, ..., the first of two rows, the others of one. */
+    private static Batch batch(int table, Compression compression, boolean exactlyOnce, String... records) {
+        Batch b = new Batch(table, HEADER, 0, compression, new SegmentPool(0), exactlyOnce);
+        for (int i = 0; i < records.length; i++) {
+            b.add(new EncodedRows(table, i == 0 ? 2 : 1, records[i].getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 41 + i));
+        }
+        return b;
     }
 
     @Test
     void aCommittableCarriesItsHeaderAndTokenThroughItsSerializerAndAVersion1OneIsInsertedAs01Did() throws Exception {
-        Batch b = new Batch(1, HEADER, 0);
+        Batch b = new Batch(1, HEADER, 0, Compression.LZ4, new SegmentPool(0), true);
         b.add(new EncodedRows(1, 2, "xy".getBytes(StandardCharsets.US_ASCII), HEADER, "logs", 0, 7));
-        SealedBatch sealed = SealedBatch.seal(b, Compression.LZ4, true);
+        SealedBatch sealed = b.seal();
         SealedBatchSerializer serializer = new SealedBatchSerializer();
         SealedBatch restored = serializer.deserialize(2, serializer.serialize(sealed));
         assertThat(restored.header).isEqualTo(HEADER);
@@ -305,10 +305,10 @@ class ClickHouseSinkWriterTest {
         String body;
 
         @Override
-        public long insert(String sql, Map<String, String> settings, byte[] body, Compression compression) {
+        public long insert(String sql, Map<String, String> settings, Body body, Compression compression) {
             this.sql = sql;
             this.token = settings.get("insert_deduplication_token");
-            this.body = new String(body, StandardCharsets.US_ASCII);
+            this.body = new String(body.toByteArray(), StandardCharsets.US_ASCII);
             return 2;
         }
 

@@ -3,11 +3,15 @@ package io.tributary.tools.bench;
 import com.google.protobuf.Message;
 import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
+import io.tributary.clickhouse.Body;
+import io.tributary.clickhouse.BodyWriter;
 import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.SegmentPool;
 import io.tributary.config.TributaryConfig;
 import io.tributary.config.TributaryOptions;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
+import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.tables.DecodeFunction;
 import io.tributary.tables.OtelTable;
 import io.tributary.tables.SchemaFlavor;
@@ -80,11 +84,10 @@ public final class Bench {
         TableLayouts layouts = TableLayouts.canonical(flavor);
         DecodeFunction.RecordTranscoder transcoder = DecodeFunction.transcoder(signal, Encoding.AUTO, layouts);
         TableRows out = new TableRows(layouts);
-        List<List<byte[]>> batches = new ArrayList<>();
-        long[] batchBytes = new long[OtelTable.values().length];
-        for (int t = 0; t < batchBytes.length; t++) {
-            batches.add(new ArrayList<>());
-        }
+        // as the sink does: each record's rows copied into its table's batch, compressed as they come
+        SegmentPool pool = new SegmentPool(64);
+        BodyWriter[] batches = new BodyWriter[OtelTable.values().length];
+        int[] batchRecords = new int[batches.length];
         long inBytes = 0;
         for (byte[] b : input) {
             inBytes += b.length;
@@ -95,6 +98,7 @@ public final class Bench {
                 flavor.name().toLowerCase(Locale.ROOT), compression);
         long deadline = System.nanoTime() + (long) (seconds * 1e9);
         int round = 0;
+        List<Double> micros = new ArrayList<>();
         while (true) {
             long start = System.nanoTime();
             long rows = 0;
@@ -104,27 +108,28 @@ public final class Bench {
                 transcoder.transcode(value, out);
                 rows += out.total();
                 for (OtelTable t : OtelTable.values()) {
+                    int i = t.ordinal();
                     if (out.rows(t) > 0) {
-                        byte[] chunk = out.writer(t).toByteArray();
-                        batches.get(t.ordinal()).add(chunk);
-                        batchBytes[t.ordinal()] += chunk.length;
-                        rowBytes += chunk.length;
+                        RowBinaryWriter w = out.writer(t);
+                        if (batches[i] == null) {
+                            batches[i] = compression.open(pool);
+                        }
+                        batches[i].write(w.buffer(), 0, w.size());
+                        rowBytes += w.size();
+                        if (++batchRecords[i] == 500) {
+                            compressed += finish(batches[i]);
+                            batches[i] = null;
+                            batchRecords[i] = 0;
+                        }
                     }
                 }
                 out.clear();
-                for (int t = 0; t < batchBytes.length; t++) {
-                    if (batches.get(t).size() == 500) {
-                        compressed += compression.compress(batches.get(t), batchBytes[t]).length;
-                        batches.get(t).clear();
-                        batchBytes[t] = 0;
-                    }
-                }
             }
-            for (int t = 0; t < batchBytes.length; t++) {
-                if (!batches.get(t).isEmpty()) {
-                    compressed += compression.compress(batches.get(t), batchBytes[t]).length;
-                    batches.get(t).clear();
-                    batchBytes[t] = 0;
+            for (int i = 0; i < batches.length; i++) {
+                if (batches[i] != null) {
+                    compressed += finish(batches[i]);
+                    batches[i] = null;
+                    batchRecords[i] = 0;
                 }
             }
             double secs = (System.nanoTime() - start) / 1e9;
@@ -132,10 +137,23 @@ public final class Bench {
             System.out.printf(Locale.ROOT, "  round %2d: %,.0f %ss/s  (%.2f µs/%s; RowBinary %.0f B/%s, compressed %.0f B/%s)%n",
                     round, rows / secs, unit, secs * 1e6 / rows, unit, (double) rowBytes / rows, unit,
                     (double) compressed / rows, unit);
+            micros.add(secs * 1e6 / rows);
             if (System.nanoTime() > deadline && round >= 3) {
                 break;
             }
         }
+        // the first third warms up; the rest is steady state
+        List<Double> steady = new ArrayList<>(micros.subList(micros.size() / 3, micros.size()));
+        steady.sort(null);
+        System.out.printf(Locale.ROOT, "bench decode: steady state over %d rounds: median %.3f µs/%s (%,.0f %ss/s), best %.3f%n",
+                steady.size(), steady.get(steady.size() / 2), unit, 1e6 / steady.get(steady.size() / 2), unit, steady.get(0));
+    }
+
+    private static long finish(BodyWriter w) {
+        Body body = w.finish();
+        long n = body.length();
+        body.release();
+        return n;
     }
 
     private static void job(Map<String, String> o) throws Exception {
