@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code kafka.bounded} runs that start from the state of earlier runs, on the real services: a
@@ -143,12 +145,18 @@ class BoundedRunsITCase {
             try (JobProcess first = JobProcess.start("bounded-handback-1", boundedSlow)) {
                 assertThat(first.awaitLog("finished; keeping where it left its partitions", 90)).as(first.log()).isTrue();
                 int handedBackAt = first.log().indexOf("finished; keeping where it left its partitions");
-                // a checkpoint completes after the finished reader's task is gone
+                // a checkpoint triggered after the enumerator recorded the hand-back completes (one
+                // triggered before it and completed after would not hold the finished positions)
+                Pattern triggered = Pattern.compile("Triggering checkpoint (\\d+) ");
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (System.nanoTime() < deadline && !first.log().substring(handedBackAt).matches("(?s).*Completed checkpoint \\d+ .*")) {
+                boolean completed = false;
+                while (System.nanoTime() < deadline && !completed) {
+                    Matcher m = triggered.matcher(first.log().substring(handedBackAt));
+                    completed = m.find() && first.log().substring(handedBackAt).contains("Completed checkpoint " + m.group(1) + " ");
                     Thread.sleep(200);
                 }
-                Thread.sleep(1_500);
+                assertThat(completed).as("a checkpoint after the hand-back completes; log:\n%s", tail(first.log())).isTrue();
+                Thread.sleep(500);
                 assertThat(first.waitFor(0)).as("still reading partition 1 when killed").isNull();
                 first.kill();
             }
