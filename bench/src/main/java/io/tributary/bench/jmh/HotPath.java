@@ -1,0 +1,126 @@
+package io.tributary.bench.jmh;
+
+import com.google.protobuf.Message;
+import io.tributary.clickhouse.Body;
+import io.tributary.clickhouse.BodyWriter;
+import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.SegmentPool;
+import io.tributary.otlp.Encoding;
+import io.tributary.otlp.Signal;
+import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.tables.DecodeFunction;
+import io.tributary.tables.OtelTable;
+import io.tributary.tables.SchemaFlavor;
+import io.tributary.tables.TableLayouts;
+import io.tributary.tables.TableRows;
+import io.tributary.tools.loadgen.LoadShape;
+import io.tributary.tools.loadgen.OtlpJsonWriter;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The job's hot path per Kafka record, one thread: OTLP in, each table's rows in RowBinary, copied
+ * into the table's batch, which compresses as it grows (LZ4, a batch closed every 500 records), as
+ * the sink does. One operation is one item (span, log record or data point): every record holds
+ * {@value #ITEMS}. {@code -prof gc} gives the bytes allocated per item.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 4, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class HotPath {
+
+    static final int ITEMS = 100;
+    private static final int RECORDS = 500;
+
+    @Param({"traces", "logs", "metrics"})
+    public String signal;
+
+    @Param({"map", "json"})
+    public String schema;
+
+    @Param({"proto", "json"})
+    public String encoding;
+
+    private byte[][] records;
+    private int next;
+    private DecodeFunction.RecordTranscoder transcoder;
+    private TableRows rows;
+    private final SegmentPool pool = new SegmentPool(64);
+    private final BodyWriter[] batches = new BodyWriter[OtelTable.values().length];
+    private final int[] batchRecords = new int[batches.length];
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Signal s = Signal.valueOf(signal.toUpperCase(Locale.ROOT));
+        LoadShape shape = new LoadShape(42, ITEMS);
+        records = new byte[RECORDS][];
+        long now = 1_760_000_000_000_000_000L;
+        for (int i = 0; i < RECORDS; i++) {
+            long t = now + i * 1_000_000L;
+            Message m = s == Signal.TRACES ? shape.next(t) : s == Signal.LOGS ? shape.nextLogs(t) : shape.nextMetrics(t);
+            records[i] = encoding.equals("json") ? OtlpJsonWriter.write(m) : m.toByteArray();
+        }
+        TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.parse(schema));
+        transcoder = DecodeFunction.transcoder(s, Encoding.AUTO, layouts);
+        rows = new TableRows(layouts);
+    }
+
+    /** Decode and rows only. */
+    @Benchmark
+    @OperationsPerInvocation(ITEMS)
+    public int decode() throws Exception {
+        byte[] value = records[next];
+        next = (next + 1) % RECORDS;
+        transcoder.transcode(value, rows);
+        int n = rows.total();
+        rows.clear();
+        return n;
+    }
+
+    /** Decode, rows, and the sink's batch: copy and LZ4 as it grows. */
+    @Benchmark
+    @OperationsPerInvocation(ITEMS)
+    public long decodeAndBatch() throws Exception {
+        byte[] value = records[next];
+        next = (next + 1) % RECORDS;
+        transcoder.transcode(value, rows);
+        long bytes = 0;
+        for (OtelTable t : OtelTable.values()) {
+            int i = t.ordinal();
+            if (rows.rows(t) > 0) {
+                RowBinaryWriter w = rows.writer(t);
+                if (batches[i] == null) {
+                    batches[i] = Compression.LZ4.open(pool);
+                }
+                batches[i].write(w.buffer(), 0, w.size());
+                if (++batchRecords[i] == 500) {
+                    Body body = batches[i].finish();
+                    bytes += body.length();
+                    body.release();
+                    batches[i] = null;
+                    batchRecords[i] = 0;
+                }
+            }
+        }
+        rows.clear();
+        return bytes;
+    }
+}
