@@ -17,6 +17,9 @@ import java.util.Set;
  *       steady state ({@link JobBench}).
  *   <li>{@code burn-in [--minutes M] [--rate N] [--sample-seconds S]}: the job unbounded under a
  *       constant load ({@link BurnIn}).
+ *   <li>{@code framing [--records N] [--rounds R]}: LZ4 frame over HTTP Content-Encoding against
+ *       ClickHouse's compressed blocks ({@code decompress=1}), client and server CPU ({@link
+ *       FramingBench}).
  *   <li>{@code charts [--data DIR] [--out DIR]}: docs/benchmarks' PNG charts from the runs' JSON
  *       lines ({@link Charts}).
  *   <li>{@code jmh [JMH options]}: the JMH benchmarks ({@code io.tributary.bench.jmh}), e.g.
@@ -43,6 +46,9 @@ public final class Bench {
                 BurnIn.run(parse(what, rest, "minutes", "rate", "sample-seconds", "parallelism", "kafka.bootstrap-servers",
                         "clickhouse.url"));
                 break;
+            case "framing":
+                FramingBench.run(parse(what, rest, "records", "rounds", "clickhouse.url"));
+                break;
             case "charts":
                 Charts.run(parse(what, rest, "data", "out"));
                 break;
@@ -50,7 +56,7 @@ public final class Bench {
                 org.openjdk.jmh.Main.main(rest);
                 break;
             default:
-                throw new IllegalArgumentException("bench: decode, job, burn-in, charts or jmh, not '" + what + "'");
+                throw new IllegalArgumentException("bench: decode, job, framing, burn-in, charts or jmh, not '" + what + "'");
         }
     }
 
