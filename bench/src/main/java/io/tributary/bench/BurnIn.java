@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -46,7 +47,9 @@ final class BurnIn {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(name, 2, (short) 1))).all().get();
+            // a burn-in writes tens of GB: Kafka keeps a quarter of an hour of it
+            admin.createTopics(List.of(new NewTopic(name, 2, (short) 1).configs(Map.of(
+                    "retention.ms", "900000", "segment.bytes", Integer.toString(256 << 20))))).all().get();
         }
         TributaryConfig config = TributaryConfig.fromArgs(new String[] {
             "--signals", "traces", "--kafka.bootstrap-servers", bootstrap, "--kafka.topics.traces", name,
@@ -119,7 +122,13 @@ final class BurnIn {
         Results.append(o, "burnin", Results.fields("name", name, "minutes", minutes, "rate", rate, "stored", lastRows,
                 "stored_spans_per_s", lastRows / total, "max_lag_spans", maxLag,
                 "job_core_us_per_span", (lastCpu - firstCpu) / 1e3 / Math.max(1, lastRows)));
+        for (String t : List.of(name + "_trace_id_ts_mv", name + "_trace_id_ts", name)) {
+            ch.execute("DROP TABLE IF EXISTS bench.`" + t + "` SYNC");
+        }
         ch.close();
+        try (Admin admin = Admin.create(p)) {
+            admin.deleteTopics(List.of(name)).all().get();
+        }
         Files.deleteIfExists(progress);
     }
 

@@ -9,10 +9,12 @@ import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 
 /**
@@ -52,5 +54,16 @@ class TributaryTopologyTest {
             assertThat(uidByName.keySet()).noneMatch(name -> name.startsWith("ClickHouse") && name.endsWith("Committer"));
             assertThat(graph.getCheckpointConfig().getCheckpointingConsistencyMode()).isEqualTo(CheckpointingMode.AT_LEAST_ONCE);
         }
+    }
+
+    @Test
+    void consumerFetchesLargeBatchesUnlessTheUserSaysOtherwise() {
+        Properties defaults = TributaryTopology.consumerProperties(TributaryConfig.fromArgs(new String[0]));
+        assertThat(defaults).containsEntry("fetch.min.bytes", "1048576").containsEntry("fetch.max.wait.ms", "100")
+                .containsEntry("max.partition.fetch.bytes", "8388608").containsEntry("receive.buffer.bytes", "1048576");
+        Properties given = TributaryTopology.consumerProperties(TributaryConfig.fromArgs(new String[] {
+            "--kafka.properties.fetch.min.bytes", "1", "--kafka.properties.security.protocol", "PLAINTEXT"}));
+        assertThat(given).containsEntry("fetch.min.bytes", "1").containsEntry("security.protocol", "PLAINTEXT")
+                .containsEntry("max.partition.fetch.bytes", "8388608");
     }
 }
