@@ -21,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -134,6 +135,9 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
     }
 
     static String reason(Throwable e) {
+        if (e instanceof UncheckedIOException && e.getCause() != null) {
+            e = e.getCause(); // a column writer's protobuf error
+        }
         String kind = e instanceof InvalidOtlpException ? "invalid OTLP" : e.getClass().getSimpleName();
         return kind + ": " + e.getMessage();
     }
@@ -150,6 +154,7 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
         switch (signal) {
             case TRACES: {
                 // protobuf is read where it lies; OTLP/JSON through protobuf-java messages, encoded again
+                // (logs likewise)
                 OtlpDecoder<ExportTraceServiceRequest> json =
                         new OtlpDecoder<>(Encoding.OTLP_JSON, ExportTraceServiceRequest.getDefaultInstance());
                 WireTraces t = new WireTraces(layouts.traces());
@@ -157,10 +162,11 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
                         encoding.of(value) == Encoding.OTLP_JSON ? json.decode(value).toByteArray() : value, out);
             }
             case LOGS: {
-                OtlpDecoder<ExportLogsServiceRequest> d =
-                        new OtlpDecoder<>(encoding, ExportLogsServiceRequest.getDefaultInstance());
-                LogsTranscoder t = new LogsTranscoder(layouts.logs());
-                return (value, out) -> t.transcode(d.decode(value), out);
+                OtlpDecoder<ExportLogsServiceRequest> json =
+                        new OtlpDecoder<>(Encoding.OTLP_JSON, ExportLogsServiceRequest.getDefaultInstance());
+                WireLogs t = new WireLogs(layouts.logs());
+                return (value, out) -> t.transcode(
+                        encoding.of(value) == Encoding.OTLP_JSON ? json.decode(value).toByteArray() : value, out);
             }
             default: {
                 OtlpDecoder<ExportMetricsServiceRequest> d =

@@ -2,9 +2,9 @@ package io.tributary.tables;
 
 import static io.tributary.tables.Columns.attributes;
 import static io.tributary.tables.Columns.dateTime64Nanos;
-import static io.tributary.tables.Columns.lowCardinalityString;
+import static io.tributary.tables.Columns.lowCardinalityStringBytes;
 import static io.tributary.tables.Columns.materialized;
-import static io.tributary.tables.Columns.string;
+import static io.tributary.tables.Columns.stringBytes;
 import static io.tributary.tables.Columns.uint8;
 
 /**
@@ -33,27 +33,27 @@ public final class LogsSchema {
     };
 
     /** The log records table, map flavour. */
-    public static final TableSchema<LogRow> MAP_TABLE = mapTable();
+    public static final TableSchema<LogView> MAP_TABLE = mapTable();
 
     /** The log records table, JSON flavour. */
-    public static final TableSchema<LogRow> JSON_TABLE =
-            TableSchema.<LogRow>builder()
-                    .column(dateTime64Nanos("Timestamp", "CODEC(Delta(8), ZSTD(1))", LogRow::timestampNanos))
-                    .column(string("TraceId", ZSTD, LogRow::traceId))
-                    .column(string("SpanId", ZSTD, LogRow::spanId))
-                    .column(uint8("TraceFlags", "", LogRow::traceFlags))
-                    .column(lowCardinalityString("SeverityText", ZSTD, LogRow::severityText))
-                    .column(uint8("SeverityNumber", "", LogRow::severityNumber))
-                    .column(lowCardinalityString("ServiceName", ZSTD, LogRow::serviceName))
-                    .column(string("Body", ZSTD, LogRow::body))
-                    .column(lowCardinalityString("ResourceSchemaUrl", ZSTD, LogRow::resourceSchemaUrl).optional())
-                    .columns(attributes("ResourceAttributes", ZSTD, SchemaFlavor.JSON, LogRow::resourceAttributes))
-                    .column(lowCardinalityString("ScopeSchemaUrl", ZSTD, LogRow::scopeSchemaUrl).optional())
-                    .column(string("ScopeName", ZSTD, LogRow::scopeName).optional())
-                    .column(lowCardinalityString("ScopeVersion", ZSTD, LogRow::scopeVersion).optional())
-                    .columns(attributes("ScopeAttributes", ZSTD, SchemaFlavor.JSON, LogRow::scopeAttributes))
-                    .columns(attributes("LogAttributes", ZSTD, SchemaFlavor.JSON, LogRow::logAttributes))
-                    .column(string("EventName", ZSTD, LogRow::eventName).optional())
+    public static final TableSchema<LogView> JSON_TABLE =
+            TableSchema.<LogView>builder()
+                    .column(dateTime64Nanos("Timestamp", "CODEC(Delta(8), ZSTD(1))", LogView::timestampNanos))
+                    .column(stringBytes("TraceId", ZSTD, LogView::writeTraceId))
+                    .column(stringBytes("SpanId", ZSTD, LogView::writeSpanId))
+                    .column(uint8("TraceFlags", "", LogView::traceFlags))
+                    .column(lowCardinalityStringBytes("SeverityText", ZSTD, LogView::writeSeverityText))
+                    .column(uint8("SeverityNumber", "", LogView::severityNumber))
+                    .column(lowCardinalityStringBytes("ServiceName", ZSTD, LogView::writeServiceName))
+                    .column(stringBytes("Body", ZSTD, LogView::writeBody))
+                    .column(lowCardinalityStringBytes("ResourceSchemaUrl", ZSTD, LogView::writeResourceSchemaUrl).optional())
+                    .columns(attributes("ResourceAttributes", ZSTD, SchemaFlavor.JSON, LogView::resourceAttributes))
+                    .column(lowCardinalityStringBytes("ScopeSchemaUrl", ZSTD, LogView::writeScopeSchemaUrl).optional())
+                    .column(stringBytes("ScopeName", ZSTD, LogView::writeScopeName).optional())
+                    .column(lowCardinalityStringBytes("ScopeVersion", ZSTD, LogView::writeScopeVersion).optional())
+                    .columns(attributes("ScopeAttributes", ZSTD, SchemaFlavor.JSON, LogView::scopeAttributes))
+                    .columns(attributes("LogAttributes", ZSTD, SchemaFlavor.JSON, LogView::logAttributes))
+                    .column(stringBytes("EventName", ZSTD, LogView::writeEventName).optional())
                     .index("idx_res_attr_keys ResourceAttributesKeys TYPE bloom_filter(0.01) GRANULARITY 1")
                     .index("idx_scope_attr_keys ScopeAttributesKeys TYPE bloom_filter(0.01) GRANULARITY 1")
                     .index("idx_log_attr_keys LogAttributesKeys TYPE bloom_filter(0.01) GRANULARITY 1")
@@ -68,40 +68,40 @@ public final class LogsSchema {
     private LogsSchema() {}
 
     /** The log records table in {@code flavor}. */
-    public static TableSchema<LogRow> table(SchemaFlavor flavor) {
+    public static TableSchema<LogView> table(SchemaFlavor flavor) {
         return flavor == SchemaFlavor.JSON ? JSON_TABLE : MAP_TABLE;
     }
 
-    private static TableSchema<LogRow> mapTable() {
-        TableSchema.Builder<LogRow> b =
-                TableSchema.<LogRow>builder()
-                        .column(dateTime64Nanos("Timestamp", "CODEC(Delta(8), ZSTD(1))", LogRow::timestampNanos)
+    private static TableSchema<LogView> mapTable() {
+        TableSchema.Builder<LogView> b =
+                TableSchema.<LogView>builder()
+                        .column(dateTime64Nanos("Timestamp", "CODEC(Delta(8), ZSTD(1))", LogView::timestampNanos)
                                 .comment("Event timestamp with nanosecond precision"))
-                        .column(string("TraceId", ZSTD, LogRow::traceId).comment("W3C trace identifier"))
-                        .column(string("SpanId", ZSTD, LogRow::spanId).comment("W3C span identifier"))
-                        .column(uint8("TraceFlags", "", LogRow::traceFlags).comment("W3C trace flags"))
-                        .column(lowCardinalityString("SeverityText", ZSTD, LogRow::severityText)
+                        .column(stringBytes("TraceId", ZSTD, LogView::writeTraceId).comment("W3C trace identifier"))
+                        .column(stringBytes("SpanId", ZSTD, LogView::writeSpanId).comment("W3C span identifier"))
+                        .column(uint8("TraceFlags", "", LogView::traceFlags).comment("W3C trace flags"))
+                        .column(lowCardinalityStringBytes("SeverityText", ZSTD, LogView::writeSeverityText)
                                 .comment("Log severity as text"))
-                        .column(uint8("SeverityNumber", "", LogRow::severityNumber)
+                        .column(uint8("SeverityNumber", "", LogView::severityNumber)
                                 .comment("Log severity as number (1-24)"))
-                        .column(lowCardinalityString("ServiceName", ZSTD, LogRow::serviceName)
+                        .column(lowCardinalityStringBytes("ServiceName", ZSTD, LogView::writeServiceName)
                                 .comment("Service that emitted the log"))
-                        .column(string("Body", ZSTD, LogRow::body).comment("Log message body"))
-                        .column(lowCardinalityString("ResourceSchemaUrl", ZSTD, LogRow::resourceSchemaUrl)
+                        .column(stringBytes("Body", ZSTD, LogView::writeBody).comment("Log message body"))
+                        .column(lowCardinalityStringBytes("ResourceSchemaUrl", ZSTD, LogView::writeResourceSchemaUrl)
                                 .comment("Schema URL for the resource").optional())
-                        .column(attributes("ResourceAttributes", ZSTD, SchemaFlavor.MAP, LogRow::resourceAttributes)
+                        .column(attributes("ResourceAttributes", ZSTD, SchemaFlavor.MAP, LogView::resourceAttributes)
                                 .get(0).comment("Resource attributes as key-value pairs"))
-                        .column(lowCardinalityString("ScopeSchemaUrl", ZSTD, LogRow::scopeSchemaUrl)
+                        .column(lowCardinalityStringBytes("ScopeSchemaUrl", ZSTD, LogView::writeScopeSchemaUrl)
                                 .comment("Schema URL for the instrumentation scope").optional())
-                        .column(string("ScopeName", ZSTD, LogRow::scopeName).comment("Instrumentation scope name")
+                        .column(stringBytes("ScopeName", ZSTD, LogView::writeScopeName).comment("Instrumentation scope name")
                                 .optional())
-                        .column(lowCardinalityString("ScopeVersion", ZSTD, LogRow::scopeVersion)
+                        .column(lowCardinalityStringBytes("ScopeVersion", ZSTD, LogView::writeScopeVersion)
                                 .comment("Instrumentation scope version").optional())
-                        .column(attributes("ScopeAttributes", ZSTD, SchemaFlavor.MAP, LogRow::scopeAttributes)
+                        .column(attributes("ScopeAttributes", ZSTD, SchemaFlavor.MAP, LogView::scopeAttributes)
                                 .get(0).comment("Instrumentation scope attributes").optional())
-                        .column(attributes("LogAttributes", ZSTD, SchemaFlavor.MAP, LogRow::logAttributes)
+                        .column(attributes("LogAttributes", ZSTD, SchemaFlavor.MAP, LogView::logAttributes)
                                 .get(0).comment("Log record attributes"))
-                        .column(string("EventName", ZSTD, LogRow::eventName)
+                        .column(stringBytes("EventName", ZSTD, LogView::writeEventName)
                                 .comment("Event name for log records representing events").optional());
         for (String attr : MATERIALIZED_RESOURCE_ATTRIBUTES) {
             b.column(materialized(

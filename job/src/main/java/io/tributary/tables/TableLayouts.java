@@ -106,7 +106,7 @@ public final class TableLayouts {
         return of(OtelTable.TRACES);
     }
 
-    public TableLayout<LogRow> logs() {
+    public TableLayout<LogView> logs() {
         return of(OtelTable.LOGS);
     }
 

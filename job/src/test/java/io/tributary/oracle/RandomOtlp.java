@@ -4,12 +4,16 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.common.v1.KeyValueList;
+import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.opentelemetry.proto.logs.v1.ResourceLogs;
+import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
@@ -167,6 +171,53 @@ public final class RandomOtlp {
             req.addResourceSpans(rs);
         }
         return req.build();
+    }
+
+    /** A logs request with every value type as body and attribute, several resources, scopes and records. */
+    public ExportLogsServiceRequest logs() {
+        ExportLogsServiceRequest.Builder req = ExportLogsServiceRequest.newBuilder();
+        for (int r = random.nextInt(3) + 1; r > 0; r--) {
+            ResourceLogs.Builder rl = ResourceLogs.newBuilder();
+            if (random.nextInt(5) > 0) {
+                Resource.Builder res = Resource.newBuilder().addAllAttributes(attributes(6));
+                if (random.nextBoolean()) {
+                    res.addAttributes(KeyValue.newBuilder().setKey("service.name").setValue(value(0)));
+                }
+                rl.setResource(res);
+            }
+            rl.setSchemaUrl(random.nextBoolean() ? "" : string());
+            for (int s = random.nextInt(3); s >= 0; s--) {
+                ScopeLogs.Builder sl = ScopeLogs.newBuilder();
+                if (random.nextInt(4) > 0) {
+                    sl.setScope(InstrumentationScope.newBuilder().setName(string()).setVersion(string())
+                            .addAllAttributes(attributes(3)).setDroppedAttributesCount(random.nextInt(2)));
+                }
+                sl.setSchemaUrl(random.nextBoolean() ? "" : string());
+                for (int n = random.nextInt(4); n > 0; n--) {
+                    sl.addLogRecords(logRecord());
+                }
+                rl.addScopeLogs(sl);
+            }
+            req.addResourceLogs(rl);
+        }
+        return req.build();
+    }
+
+    LogRecord logRecord() {
+        LogRecord.Builder l = LogRecord.newBuilder()
+                .setTimeUnixNano(random.nextInt(4) == 0 ? 0 : time())
+                .setObservedTimeUnixNano(time())
+                .setSeverityNumberValue(random.nextInt(5) == 0 ? random.nextInt(600) - 100 : random.nextInt(25))
+                .setSeverityText(random.nextBoolean() ? string() : "INFO")
+                .addAllAttributes(attributes(6))
+                .setDroppedAttributesCount(random.nextInt(2))
+                .setFlags(random.nextInt(3) == 0 ? random.nextInt() : random.nextInt(2))
+                .setTraceId(id(16)).setSpanId(id(8))
+                .setEventName(random.nextInt(3) == 0 ? string() : "");
+        if (random.nextInt(6) > 0) {
+            l.setBody(value(0));
+        }
+        return l.build();
     }
 
     Span span() {

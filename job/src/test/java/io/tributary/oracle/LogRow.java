@@ -1,10 +1,14 @@
-package io.tributary.tables;
+package io.tributary.oracle;
 
 import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.tributary.tables.AnyValues;
+import io.tributary.tables.Attributes;
+import io.tributary.tables.Hex;
 
 /**
- * One row of {@code otel_logs}: a view over an OTLP log record with its resource and scope,
- * holding the values with the collector exporter's semantics. Reused from record to record.
+ * The oracle's row of {@code otel_logs}: a view over a protobuf-java log record with its resource
+ * and scope, holding the values with the collector exporter's semantics, as the job wrote them
+ * before it read the wire format itself. Reused from record to record.
  */
 public final class LogRow {
 
