@@ -42,7 +42,8 @@ final class Charts {
         // the hot path: one thread, every case (the newest run of each)
         Map<String, Double> hot = new LinkedHashMap<>();
         for (Map<String, String> r : runs) {
-            if (r.get("kind").equals("decode") && r.get("threads").equals("1") && r.get("compression").equals("lz4")) {
+            if (r.get("kind").equals("decode") && r.get("threads").equals("1") && r.get("compression").equals("lz4")
+                    && !"scaling".equals(r.get("label"))) {
                 hot.put(r.get("signal") + " " + r.get("schema") + " " + r.get("encoding"), num(r, "items_per_s") / 1e6);
             }
         }
@@ -57,7 +58,8 @@ final class Charts {
         Map<String, Double> jobCpu = new LinkedHashMap<>();
         Map<String, Double> chCpu = new LinkedHashMap<>();
         for (Map<String, String> r : runs) {
-            if (r.get("kind").equals("job") && !"scaling".equals(r.get("label"))) {
+            // the side-by-side runs (label "sinks", or none), not the scaling or settings experiments
+            if (r.get("kind").equals("job") && List.of("sinks", "").contains(r.getOrDefault("label", ""))) {
                 rate.put(r.get("sink"), num(r, "spans_per_s") / 1e3);
                 jobCpu.put(r.get("sink"), num(r, "job_core_us_per_span"));
                 chCpu.put(r.get("sink"), num(r, "clickhouse_core_us_per_span"));
@@ -79,7 +81,7 @@ final class Charts {
         Map<String, Double> scaling = new LinkedHashMap<>();
         for (Map<String, String> r : runs) {
             if (r.get("kind").equals("decode") && r.get("signal").equals("traces") && r.get("schema").equals("map")
-                    && r.get("encoding").equals("proto") && r.get("compression").equals("lz4")) {
+                    && r.get("encoding").equals("proto") && r.get("compression").equals("lz4") && "scaling".equals(r.get("label"))) {
                 scaling.put("hot path, " + r.get("threads") + " thread(s)", num(r, "items_per_s") / 1e6);
             }
             if (r.get("kind").equals("job") && "scaling".equals(r.get("label"))) {

@@ -41,7 +41,7 @@ import java.util.Map;
  * RowBinary rows of loadgen spans; on the client side the compression's CPU per span, on the server
  * the CPU ClickHouse spends per span taking the INSERT into a {@code Null} table (its process CPU
  * counters, {@code system.events}), the framings interleaved, the median of {@code --rounds}.
- * Uncompressed is the floor.
+ * Uncompressed is the floor; zstd (level 1, the job's {@code sink.compression zstd}) for comparison.
  */
 final class FramingBench {
 
@@ -80,7 +80,7 @@ final class FramingBench {
         TributaryConfig config = TributaryConfig.fromArgs(new String[] {"--signals", "traces", "--clickhouse.url", url,
                 "--clickhouse.database", db, "--clickhouse.tables.traces", table, "--clickhouse.schema", "map"});
         SchemaManager.create(ClickHouseEndpoint.of(url), config, TableEngine.NULL, null);
-        String[] framings = {"none", "http-lz4", "native-lz4"};
+        String[] framings = {"none", "http-lz4", "native-lz4", "http-zstd"};
         Map<String, List<Double>> clientNs = new HashMap<>();
         Map<String, List<Double>> serverUs = new HashMap<>();
         Map<String, Long> wire = new HashMap<>();
@@ -124,8 +124,9 @@ final class FramingBench {
                 }
                 return b.toByteArray();
             }
-            case "http-lz4": {
-                Body body = Compression.LZ4.compress(chunks);
+            case "http-lz4":
+            case "http-zstd": {
+                Body body = (framing.equals("http-lz4") ? Compression.LZ4 : Compression.ZSTD).compress(chunks);
                 byte[] bytes = body.toByteArray();
                 body.release();
                 return bytes;
@@ -148,8 +149,8 @@ final class FramingBench {
         String sql = "INSERT INTO `" + db + "`.`" + table + "` FORMAT RowBinaryWithNamesAndTypes";
         String q = "?query=" + URLEncoder.encode(sql, StandardCharsets.UTF_8) + (framing.equals("native-lz4") ? "&decompress=1" : "");
         HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(url + "/" + q)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        if (framing.equals("http-lz4")) {
-            r.header("Content-Encoding", "lz4");
+        if (framing.startsWith("http-")) {
+            r.header("Content-Encoding", framing.substring(5));
         }
         HttpResponse<String> resp = http.send(r.build(), HttpResponse.BodyHandlers.ofString());
         if (resp.statusCode() != 200) {
