@@ -25,10 +25,7 @@ public final class LogView {
     int resourceSchemaUrlLength;
     // the scope
     final WireAttributes scopeAttributes;
-    int scopeNameStart;
-    int scopeNameLength;
-    int scopeVersionStart;
-    int scopeVersionLength;
+    final WireEnvelope.Scope scope = new WireEnvelope.Scope();
     int scopeSchemaUrlStart;
     int scopeSchemaUrlLength;
     // the log record
@@ -144,11 +141,11 @@ public final class LogView {
     }
 
     public void writeScopeName(RowBinaryWriter out) {
-        WireValues.writeString(buf, scopeNameStart, scopeNameLength, out);
+        WireValues.writeString(buf, scope.nameStart, scope.nameLength, out);
     }
 
     public void writeScopeVersion(RowBinaryWriter out) {
-        WireValues.writeString(buf, scopeVersionStart, scopeVersionLength, out);
+        WireValues.writeString(buf, scope.versionStart, scope.versionLength, out);
     }
 
     public AttributeValue scopeAttributes() {

@@ -29,10 +29,7 @@ public final class SpanView {
     final WireAttributes resourceAttributes;
     private final RowBinaryWriter serviceName = new RowBinaryWriter(64);
     // the scope
-    int scopeNameStart;
-    int scopeNameLength;
-    int scopeVersionStart;
-    int scopeVersionLength;
+    final WireEnvelope.Scope scope = new WireEnvelope.Scope();
     // the span
     int traceIdStart;
     int traceIdLength;
@@ -155,11 +152,11 @@ public final class SpanView {
     }
 
     public void writeScopeName(RowBinaryWriter out) {
-        WireValues.writeString(buf, scopeNameStart, scopeNameLength, out);
+        WireValues.writeString(buf, scope.nameStart, scope.nameLength, out);
     }
 
     public void writeScopeVersion(RowBinaryWriter out) {
-        WireValues.writeString(buf, scopeVersionStart, scopeVersionLength, out);
+        WireValues.writeString(buf, scope.versionStart, scope.versionLength, out);
     }
 
     public AttributeValue spanAttributes() {

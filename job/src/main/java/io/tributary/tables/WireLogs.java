@@ -67,22 +67,7 @@ public final class WireLogs {
                 r1.skip();
             }
         }
-        // the resource: its occurrences merge, their attributes concatenated
-        v.resourceAttributes.reset(r1.child(0, 0));
-        for (int i = 0; i < resources.size(); i += 2) {
-            ProtoReader r2 = r1.child(resources.get(i), resources.get(i + 1));
-            while (r2.next()) {
-                if (r2.is(1, ProtoReader.LEN)) {
-                    r2.readBytes();
-                    v.resourceAttributes.add(r2.start(), r2.length());
-                } else if (r2.is(3, ProtoReader.LEN)) {
-                    r2.readBytes();
-                    WireTraces.skimFlat(r2.child()); // EntityRef: strings only
-                } else {
-                    r2.skip();
-                }
-            }
-        }
+        WireEnvelope.resource(r1, resources, v.resourceAttributes);
         v.renderServiceName();
         int n = 0;
         for (int i = 0; i < scopeLogs.size(); i += 2) {
@@ -111,30 +96,7 @@ public final class WireLogs {
                 r2.skip();
             }
         }
-        v.scopeNameStart = v.scopeNameLength = 0;
-        v.scopeVersionStart = v.scopeVersionLength = 0;
-        v.scopeAttributes.reset(r2.child(0, 0));
-        for (int i = 0; i < scopes.size(); i += 2) {
-            ProtoReader r3 = r2.child(scopes.get(i), scopes.get(i + 1));
-            while (r3.next()) {
-                if (r3.is(1, ProtoReader.LEN)) {
-                    r3.readBytes();
-                    v.scopeNameStart = r3.start();
-                    v.scopeNameLength = r3.length();
-                } else if (r3.is(2, ProtoReader.LEN)) {
-                    r3.readBytes();
-                    v.scopeVersionStart = r3.start();
-                    v.scopeVersionLength = r3.length();
-                } else if (r3.is(3, ProtoReader.LEN)) {
-                    r3.readBytes();
-                    // parsed here even when the table has no ScopeAttributes column
-                    WireValues.skimKeyValue(r3);
-                    v.scopeAttributes.add(r3.start(), r3.length());
-                } else {
-                    r3.skip();
-                }
-            }
-        }
+        WireEnvelope.scope(r2, scopes, v.scope, v.scopeAttributes);
         for (int i = 0; i < records.size(); i += 2) {
             record(r2.child(records.get(i), records.get(i + 1)));
             layout.writeRow(v, out);

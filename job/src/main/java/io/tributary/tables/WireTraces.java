@@ -63,23 +63,7 @@ public final class WireTraces {
                 r1.skip();
             }
         }
-        // the resource: its occurrences merge, their attributes concatenated
-        ProtoReader r2 = null;
-        view.resourceAttributes.reset(r1.child(0, 0));
-        for (int i = 0; i < resources.size(); i += 2) {
-            r2 = r1.child(resources.get(i), resources.get(i + 1));
-            while (r2.next()) {
-                if (r2.is(1, ProtoReader.LEN)) {
-                    r2.readBytes();
-                    view.resourceAttributes.add(r2.start(), r2.length());
-                } else if (r2.is(3, ProtoReader.LEN)) {
-                    r2.readBytes();
-                    skimFlat(r2.child()); // EntityRef: strings only
-                } else {
-                    r2.skip();
-                }
-            }
-        }
+        WireEnvelope.resource(r1, resources, view.resourceAttributes);
         view.renderServiceName();
         int n = 0;
         for (int i = 0; i < scopeSpans.size(); i += 2) {
@@ -102,27 +86,7 @@ public final class WireTraces {
                 r2.skip();
             }
         }
-        view.scopeNameStart = view.scopeNameLength = 0;
-        view.scopeVersionStart = view.scopeVersionLength = 0;
-        for (int i = 0; i < scopes.size(); i += 2) {
-            ProtoReader r3 = r2.child(scopes.get(i), scopes.get(i + 1));
-            while (r3.next()) {
-                if (r3.is(1, ProtoReader.LEN)) {
-                    r3.readBytes();
-                    view.scopeNameStart = r3.start();
-                    view.scopeNameLength = r3.length();
-                } else if (r3.is(2, ProtoReader.LEN)) {
-                    r3.readBytes();
-                    view.scopeVersionStart = r3.start();
-                    view.scopeVersionLength = r3.length();
-                } else if (r3.is(3, ProtoReader.LEN)) {
-                    r3.readBytes();
-                    WireValues.skimKeyValue(r3); // scope attributes: not a traces column, but parsed
-                } else {
-                    r3.skip();
-                }
-            }
-        }
+        WireEnvelope.scope(r2, scopes, view.scope, null); // scope attributes: not a traces column
         for (int i = 0; i < spans.size(); i += 2) {
             span(r2.child(spans.get(i), spans.get(i + 1)));
             layout.writeRow(view, out);
@@ -228,12 +192,5 @@ public final class WireTraces {
             r.skip();
         }
         v.checkIds();
-    }
-
-    /** Walks a message of scalar and string fields only, as protobuf-java would parse it. */
-    static void skimFlat(ProtoReader r) throws InvalidProtobufException {
-        while (r.next()) {
-            r.skip();
-        }
     }
 }

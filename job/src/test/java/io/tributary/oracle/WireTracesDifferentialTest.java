@@ -1,7 +1,6 @@
 package io.tributary.oracle;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -19,11 +18,6 @@ import io.tributary.tables.WireTraces;
 import io.tributary.tools.loadgen.LoadShape;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-
-import java.util.Arrays;
-import java.util.SplittableRandom;
 
 /**
  * The wire path against its oracle: for generated OTLP (every value type, nesting, unknown fields,
@@ -31,13 +25,14 @@ import java.util.SplittableRandom;
  * {@link WireTraces} writes exactly the RowBinary bytes that protobuf-java parsing and {@link
  * OracleTraces} write, or fails where they fail.
  */
-class WireTracesDifferentialTest {
+class WireTracesDifferentialTest extends DifferentialCases {
 
     private static final OtlpDecoder<ExportTraceServiceRequest> PROTOBUF =
             new OtlpDecoder<>(Encoding.OTLP_PROTO, ExportTraceServiceRequest.getDefaultInstance());
 
     /** The oracle and the wire path of {@code flavor}'s spans table. */
-    private static Differential paths(SchemaFlavor flavor) {
+    @Override
+    Differential paths(SchemaFlavor flavor) {
         OracleTraces oracle = new OracleTraces(flavor);
         TableLayouts layouts = TableLayouts.canonical(flavor);
         WireTraces wire = new WireTraces(layouts.traces());
@@ -52,44 +47,14 @@ class WireTracesDifferentialTest {
         });
     }
 
-    @ParameterizedTest
-    @EnumSource(SchemaFlavor.class)
-    void generatedRequestsEncodedEveryWayGiveTheOraclesBytes(SchemaFlavor flavor) {
-        Differential d = paths(flavor);
-        for (long seed = 0; seed < 1_500; seed++) {
-            RandomOtlp gen = new RandomOtlp(seed);
-            ExportTraceServiceRequest req = gen.traces();
-            d.same(gen.encode(req), "seed " + seed + " as protobuf-java encodes it");
-            d.same(gen.scramble(req), "seed " + seed + " scrambled");
-        }
+    @Override
+    Message generate(RandomOtlp gen) {
+        return gen.traces();
     }
 
-    @ParameterizedTest
-    @EnumSource(SchemaFlavor.class)
-    void loadgenRecordsGiveTheOraclesBytes(SchemaFlavor flavor) throws Exception {
-        Differential d = paths(flavor);
-        LoadShape shape = new LoadShape(3, 100);
-        for (int i = 0; i < 50; i++) {
-            byte[] record = shape.next(1_764_460_800_000_000_000L + i * 1_000_000L).toByteArray();
-            assertThat(d.oracleRows(record)).isNotEmpty();
-            d.same(record, "loadgen record " + i);
-        }
-    }
-
-    @Test
-    void damagedRecordsFailOrReadWhereTheOracleDoes() {
-        Differential d = paths(SchemaFlavor.MAP);
-        SplittableRandom random = new SplittableRandom(7);
-        for (long seed = 0; seed < 1_000; seed++) {
-            byte[] record = new RandomOtlp(seed).encode(new RandomOtlp(seed).traces());
-            // cut anywhere: some cuts fall on a field's end and are valid records
-            d.same(Arrays.copyOf(record, random.nextInt(record.length + 1)), "seed " + seed + " cut");
-            byte[] flipped = record.clone();
-            for (int k = 0; k < 3 && flipped.length > 0; k++) {
-                flipped[random.nextInt(flipped.length)] ^= (byte) (1 << random.nextInt(8));
-            }
-            d.same(flipped, "seed " + seed + " bits flipped");
-        }
+    @Override
+    byte[] loadgen(LoadShape shape, long timeNanos) {
+        return shape.next(timeNanos).toByteArray();
     }
 
     @Test
