@@ -1,9 +1,11 @@
 package io.tributary.otlp;
 
-import java.io.IOException;
-
-/** Bytes that are not a valid protobuf message: what protobuf-java's parser would refuse. */
-public final class InvalidProtobufException extends IOException {
+/**
+ * Bytes that are not a valid protobuf message: what protobuf-java's parser would refuse. Unchecked,
+ * as {@link InvalidOtlpException} is: it can surface from a column writer in the middle of a row,
+ * and the decode operator sends the record to the dead letters either way.
+ */
+public final class InvalidProtobufException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     public InvalidProtobufException(String detail) {

@@ -21,7 +21,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -135,9 +134,6 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
     }
 
     static String reason(Throwable e) {
-        if (e instanceof UncheckedIOException && e.getCause() != null) {
-            e = e.getCause(); // a column writer's protobuf error
-        }
         String kind = e instanceof InvalidOtlpException ? "invalid OTLP" : e.getClass().getSimpleName();
         return kind + ": " + e.getMessage();
     }

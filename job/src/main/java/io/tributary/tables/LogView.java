@@ -7,8 +7,6 @@ import io.tributary.otlp.ProtoReader;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.tables.WireValues.IntList;
 
-import java.io.UncheckedIOException;
-
 /**
  * One row of {@code otel_logs} read where it lies in a protobuf record: a log record's fields as
  * ranges and numbers, with its resource's and scope's, and writers of the column values with the
@@ -121,11 +119,7 @@ public final class LogView {
 
     /** The body rendered by {@code AsString}: a map or array body becomes JSON. */
     public void writeBody(RowBinaryWriter out) {
-        try {
-            values.writeAsString(recordReader, body, out);
-        } catch (InvalidProtobufException e) {
-            throw new UncheckedIOException(e);
-        }
+        values.writeAsString(recordReader, body, out);
     }
 
     public void writeResourceSchemaUrl(RowBinaryWriter out) {

@@ -7,7 +7,6 @@ import io.tributary.otlp.ProtoReader;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.tables.WireValues.IntList;
 
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -243,23 +242,19 @@ public final class SpanView {
         statusRead = true;
         statusMessageStart = statusMessageLength = 0;
         statusCode = 0;
-        try {
-            for (int k = 0; k < status.size(); k += 2) {
-                ProtoReader r = spanReader.child(status.get(k), status.get(k + 1));
-                while (r.next()) {
-                    if (r.is(2, ProtoReader.LEN)) {
-                        r.readBytes();
-                        statusMessageStart = r.start();
-                        statusMessageLength = r.length();
-                    } else if (r.is(3, ProtoReader.VARINT)) {
-                        statusCode = (int) r.readVarint();
-                    } else {
-                        r.skip();
-                    }
+        for (int k = 0; k < status.size(); k += 2) {
+            ProtoReader r = spanReader.child(status.get(k), status.get(k + 1));
+            while (r.next()) {
+                if (r.is(2, ProtoReader.LEN)) {
+                    r.readBytes();
+                    statusMessageStart = r.start();
+                    statusMessageLength = r.length();
+                } else if (r.is(3, ProtoReader.VARINT)) {
+                    statusCode = (int) r.readVarint();
+                } else {
+                    r.skip();
                 }
             }
-        } catch (InvalidProtobufException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
@@ -269,85 +264,81 @@ public final class SpanView {
             return;
         }
         nestedRead = true;
-        try {
-            eventCount = events.size() / 2;
-            if (eventTime.length < eventCount) {
-                eventTime = new long[eventCount * 2];
-                eventName = new int[eventCount * 4];
-            }
-            eventAttributes = grow(eventAttributes, eventCount);
-            for (int i = 0; i < eventCount; i++) {
-                ProtoReader r = spanReader.child(events.get(2 * i), events.get(2 * i + 1));
-                WireAttributes a = eventAttributes[i];
-                a.reset(r);
-                long time = 0;
-                int ns = 0;
-                int nl = 0;
-                while (r.next()) {
-                    if (r.is(1, ProtoReader.I64)) {
-                        time = r.readFixed64();
-                    } else if (r.is(2, ProtoReader.LEN)) {
-                        r.readBytes();
-                        ns = r.start();
-                        nl = r.length();
-                    } else if (r.is(3, ProtoReader.LEN)) {
-                        r.readBytes();
-                        a.add(r.start(), r.length());
-                    } else {
-                        r.skip();
-                    }
+        eventCount = events.size() / 2;
+        if (eventTime.length < eventCount) {
+            eventTime = new long[eventCount * 2];
+            eventName = new int[eventCount * 4];
+        }
+        eventAttributes = grow(eventAttributes, eventCount);
+        for (int i = 0; i < eventCount; i++) {
+            ProtoReader r = spanReader.child(events.get(2 * i), events.get(2 * i + 1));
+            WireAttributes a = eventAttributes[i];
+            a.reset(r);
+            long time = 0;
+            int ns = 0;
+            int nl = 0;
+            while (r.next()) {
+                if (r.is(1, ProtoReader.I64)) {
+                    time = r.readFixed64();
+                } else if (r.is(2, ProtoReader.LEN)) {
+                    r.readBytes();
+                    ns = r.start();
+                    nl = r.length();
+                } else if (r.is(3, ProtoReader.LEN)) {
+                    r.readBytes();
+                    a.add(r.start(), r.length());
+                } else {
+                    r.skip();
                 }
-                eventTime[i] = time;
-                eventName[2 * i] = ns;
-                eventName[2 * i + 1] = nl;
             }
-            linkCount = links.size() / 2;
-            if (linkTraceState.length < 2 * linkCount) {
-                linkIds = new int[linkCount * 8];
-                linkTraceState = new int[linkCount * 4];
-            }
-            linkAttributes = grow(linkAttributes, linkCount);
-            for (int i = 0; i < linkCount; i++) {
-                ProtoReader r = spanReader.child(links.get(2 * i), links.get(2 * i + 1));
-                WireAttributes a = linkAttributes[i];
-                a.reset(r);
-                int ts = 0;
-                int tl = 0;
-                int ss = 0;
-                int sl = 0;
-                int ss2 = 0;
-                int sl2 = 0;
-                while (r.next()) {
-                    if (r.is(1, ProtoReader.LEN)) {
-                        r.readBytes();
-                        ts = r.start();
-                        tl = r.length();
-                    } else if (r.is(2, ProtoReader.LEN)) {
-                        r.readBytes();
-                        ss = r.start();
-                        sl = r.length();
-                    } else if (r.is(3, ProtoReader.LEN)) {
-                        r.readBytes();
-                        ss2 = r.start();
-                        sl2 = r.length();
-                    } else if (r.is(4, ProtoReader.LEN)) {
-                        r.readBytes();
-                        a.add(r.start(), r.length());
-                    } else {
-                        r.skip();
-                    }
+            eventTime[i] = time;
+            eventName[2 * i] = ns;
+            eventName[2 * i + 1] = nl;
+        }
+        linkCount = links.size() / 2;
+        if (linkTraceState.length < 2 * linkCount) {
+            linkIds = new int[linkCount * 8];
+            linkTraceState = new int[linkCount * 4];
+        }
+        linkAttributes = grow(linkAttributes, linkCount);
+        for (int i = 0; i < linkCount; i++) {
+            ProtoReader r = spanReader.child(links.get(2 * i), links.get(2 * i + 1));
+            WireAttributes a = linkAttributes[i];
+            a.reset(r);
+            int ts = 0;
+            int tl = 0;
+            int ss = 0;
+            int sl = 0;
+            int ss2 = 0;
+            int sl2 = 0;
+            while (r.next()) {
+                if (r.is(1, ProtoReader.LEN)) {
+                    r.readBytes();
+                    ts = r.start();
+                    tl = r.length();
+                } else if (r.is(2, ProtoReader.LEN)) {
+                    r.readBytes();
+                    ss = r.start();
+                    sl = r.length();
+                } else if (r.is(3, ProtoReader.LEN)) {
+                    r.readBytes();
+                    ss2 = r.start();
+                    sl2 = r.length();
+                } else if (r.is(4, ProtoReader.LEN)) {
+                    r.readBytes();
+                    a.add(r.start(), r.length());
+                } else {
+                    r.skip();
                 }
-                checkId(tl, Ids.TRACE_ID_BYTES, "links.traceId");
-                checkId(sl, Ids.SPAN_ID_BYTES, "links.spanId");
-                linkIds[4 * i] = ts;
-                linkIds[4 * i + 1] = tl;
-                linkIds[4 * i + 2] = ss;
-                linkIds[4 * i + 3] = sl;
-                linkTraceState[2 * i] = ss2;
-                linkTraceState[2 * i + 1] = sl2;
             }
-        } catch (InvalidProtobufException e) {
-            throw new UncheckedIOException(e);
+            checkId(tl, Ids.TRACE_ID_BYTES, "links.traceId");
+            checkId(sl, Ids.SPAN_ID_BYTES, "links.spanId");
+            linkIds[4 * i] = ts;
+            linkIds[4 * i + 1] = tl;
+            linkIds[4 * i + 2] = ss;
+            linkIds[4 * i + 3] = sl;
+            linkTraceState[2 * i] = ss2;
+            linkTraceState[2 * i + 1] = sl2;
         }
     }
 

@@ -8,7 +8,6 @@ import io.tributary.otlp.Utf8;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.tables.WireValues.IntList;
 
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,18 +70,14 @@ final class WireAttributes implements AttributeValue {
 
     @Override
     public void writeStringMap(RowBinaryWriter out) {
-        try {
-            if (!shared) {
-                render(out); // one row has it: written where it goes
-                return;
-            }
-            if (!mapReady) {
-                rendered.reset();
-                render(rendered);
-                mapReady = true;
-            }
-        } catch (InvalidProtobufException e) {
-            throw new UncheckedIOException(e);
+        if (!shared) {
+            render(out); // one row has it: written where it goes
+            return;
+        }
+        if (!mapReady) {
+            rendered.reset();
+            render(rendered);
+            mapReady = true;
         }
         out.writeRaw(rendered.buffer(), 0, rendered.size());
     }
@@ -97,23 +92,9 @@ final class WireAttributes implements AttributeValue {
             WireValues.skimKeyValue(parent, ranges.get(i), ranges.get(i + 1));
         }
         for (int i = 0; i < ranges.size(); i += 2) {
-            ProtoReader r = parent.child(ranges.get(i), ranges.get(i + 1));
-            int ks = -1;
-            int kl = 0;
-            valueRanges.clear();
-            while (r.next()) {
-                if (r.is(1, ProtoReader.LEN)) {
-                    r.readBytes();
-                    ks = r.start();
-                    kl = r.length();
-                } else if (r.is(2, ProtoReader.LEN)) {
-                    r.readBytes();
-                    valueRanges.add(r.start(), r.length());
-                } else {
-                    r.skip();
-                }
-            }
-            if (ks >= 0 && kl == key.length && java.util.Arrays.equals(r.buffer(), ks, ks + kl, key, 0, kl)) {
+            ProtoReader r = readKeyValue(i / 2);
+            if (kvKeyLength == key.length && java.util.Arrays.equals(r.buffer(), kvKeyStart, kvKeyStart + kvKeyLength, key, 0,
+                    kvKeyLength)) {
                 values.writeAsString(r, valueRanges, out);
                 return;
             }
@@ -200,24 +181,9 @@ final class WireAttributes implements AttributeValue {
     private void renderInOrder(RowBinaryWriter out, int n) throws InvalidProtobufException {
         entries.reset();
         for (int i = 0; i < n; i++) {
-            ProtoReader r = parent.child(ranges.get(2 * i), ranges.get(2 * i + 1));
-            int ks = 0;
-            int kl = 0;
-            valueRanges.clear();
-            while (r.next()) {
-                if (r.is(1, ProtoReader.LEN)) {
-                    r.readBytes();
-                    ks = r.start();
-                    kl = r.length();
-                } else if (r.is(2, ProtoReader.LEN)) {
-                    r.readBytes();
-                    valueRanges.add(r.start(), r.length());
-                } else {
-                    r.skip();
-                }
-            }
+            ProtoReader r = readKeyValue(i);
             keyAt[i] = entries.size();
-            WireValues.writeString(r.buffer(), ks, kl, entries);
+            WireValues.writeString(r.buffer(), kvKeyStart, kvKeyLength, entries);
             keyEnd[i] = entries.size();
             keyStart[i] = keyEnd[i] - (keyEnd[i] - keyAt[i] - leb128Length(entries.buffer(), keyAt[i]));
             values.writeAsString(r, valueRanges, entries);
@@ -231,6 +197,31 @@ final class WireAttributes implements AttributeValue {
             int i = order[k];
             out.writeRaw(e, keyAt[i], entryEnd[i] - keyAt[i]);
         }
+    }
+
+    // the KeyValue readKeyValue read last: its key's range (the last occurrence; absent: empty) and,
+    // in valueRanges, its value's occurrences
+    private int kvKeyStart;
+    private int kvKeyLength;
+
+    /** Reads the {@code i}-th KeyValue; returns its reader (the parent of its value's ranges). */
+    private ProtoReader readKeyValue(int i) throws InvalidProtobufException {
+        ProtoReader r = parent.child(ranges.get(2 * i), ranges.get(2 * i + 1));
+        kvKeyStart = kvKeyLength = 0;
+        valueRanges.clear();
+        while (r.next()) {
+            if (r.is(1, ProtoReader.LEN)) {
+                r.readBytes();
+                kvKeyStart = r.start();
+                kvKeyLength = r.length();
+            } else if (r.is(2, ProtoReader.LEN)) {
+                r.readBytes();
+                valueRanges.add(r.start(), r.length());
+            } else {
+                r.skip();
+            }
+        }
+        return r;
     }
 
     /** Bytes of the LEB128 length that starts at {@code at}. */
@@ -303,12 +294,8 @@ final class WireAttributes implements AttributeValue {
         }
         if (!jsonReady) {
             list.clear();
-            try {
-                for (int i = 0; i < ranges.size(); i += 2) {
-                    list.add(ProtoMessages.parse(parent.buffer(), ranges.get(i), ranges.get(i + 1), KeyValue.getDefaultInstance()));
-                }
-            } catch (InvalidProtobufException e) {
-                throw new UncheckedIOException(e);
+            for (int i = 0; i < ranges.size(); i += 2) {
+                list.add(ProtoMessages.parse(parent.buffer(), ranges.get(i), ranges.get(i + 1), KeyValue.getDefaultInstance()));
             }
             json.set(list);
             jsonReady = true;
