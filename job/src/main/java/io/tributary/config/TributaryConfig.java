@@ -57,8 +57,11 @@ public final class TributaryConfig implements Serializable {
         return fromArgs(args, Set.of()).config;
     }
 
-    /** A config plus the values of command-specific keys the caller allowed. */
-    public record Parsed(TributaryConfig config, Map<String, String> extra) {}
+    /**
+     * A config plus the values of command-specific keys the caller allowed, and every setting as
+     * given (file and arguments merged, before parsing: what a SQL script's {@code ${key}} reads).
+     */
+    public record Parsed(TributaryConfig config, Map<String, String> extra, Map<String, String> given) {}
 
     /**
      * Parses the arguments; keys in {@code extraKeys} (a command's own flags) are returned
@@ -85,7 +88,7 @@ public final class TributaryConfig implements Serializable {
                 extra.put(k, merged.remove(k));
             }
         }
-        return new Parsed(fromMap(merged), extra);
+        return new Parsed(fromMap(merged), extra, Collections.unmodifiableMap(new LinkedHashMap<>(merged)));
     }
 
     /**

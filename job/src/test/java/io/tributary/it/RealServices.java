@@ -28,15 +28,15 @@ import java.util.UUID;
  * The real Kafka broker and ClickHouse server the integration tests run against, started by
  * {@code bin/tributary test} (which passes their addresses as system properties).
  */
-final class RealServices {
+public final class RealServices {
 
     private RealServices() {}
 
-    static String clickHouseUrl() {
+    public static String clickHouseUrl() {
         return required("tributary.clickhouse.url");
     }
 
-    static String kafkaBootstrap() {
+    public static String kafkaBootstrap() {
         return required("tributary.kafka.bootstrap");
     }
 
@@ -50,17 +50,17 @@ final class RealServices {
         return v;
     }
 
-    static ClickHouseClient clickHouse() throws Exception {
+    public static ClickHouseClient clickHouse() throws Exception {
         return new ClickHouseClient(ClickHouseEndpoint.of(clickHouseUrl()), Duration.ofMinutes(2));
     }
 
     /** Rows in {@code db.table}. */
-    static long count(String db, String table) throws Exception {
+    public static long count(String db, String table) throws Exception {
         return Long.parseLong(clickHouse().query("SELECT count() FROM `" + db + "`.`" + table + "` FORMAT TSV").strip());
     }
 
     /** Waits until {@code db.table} holds {@code n} rows, at most {@code seconds}. */
-    static void awaitCount(String db, String table, long n, int seconds) throws Exception {
+    public static void awaitCount(String db, String table, long n, int seconds) throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
         while (count(db, table) < n && System.nanoTime() < deadline) {
             Thread.sleep(300);
@@ -68,17 +68,17 @@ final class RealServices {
     }
 
     /** {@code a} then {@code b}: job arguments with more keys (a later key replaces an earlier one). */
-    static String[] concat(String[] a, String... b) {
+    public static String[] concat(String[] a, String... b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
 
-    static String uniqueName(String prefix) {
+    public static String uniqueName(String prefix) {
         return prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     }
 
-    static void createTopic(String topic, int partitions) throws Exception {
+    public static void createTopic(String topic, int partitions) throws Exception {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap());
         try (Admin admin = Admin.create(p)) {
@@ -87,7 +87,7 @@ final class RealServices {
     }
 
     /** Sends every value, round-robin over partitions, and waits for all acknowledgements. */
-    static void produce(String topic, List<byte[]> values) throws Exception {
+    public static void produce(String topic, List<byte[]> values) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -103,7 +103,7 @@ final class RealServices {
     }
 
     /** Sends every value to one partition and waits for all acknowledgements. */
-    static void produceTo(String topic, int partition, List<byte[]> values) throws Exception {
+    public static void produceTo(String topic, int partition, List<byte[]> values) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -121,7 +121,7 @@ final class RealServices {
     }
 
     /** Every record of partition 0 of {@code topic}, from the beginning to the current end. */
-    static List<ConsumerRecord<byte[], byte[]>> consumeAll(String topic) {
+    public static List<ConsumerRecord<byte[], byte[]>> consumeAll(String topic) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -142,7 +142,7 @@ final class RealServices {
     }
 
     /** A MiniCluster of one TaskManager with {@code slots} slots, for a test class. */
-    static MiniClusterExtension miniCluster(int slots) {
+    public static MiniClusterExtension miniCluster(int slots) {
         return new MiniClusterExtension(
                 new MiniClusterResourceConfiguration.Builder()
                         .setNumberTaskManagers(1)

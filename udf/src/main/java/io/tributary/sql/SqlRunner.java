@@ -1,0 +1,207 @@
+package io.tributary.sql;
+
+import io.tributary.config.ConfigException;
+import io.tributary.config.Option;
+import io.tributary.config.StartingOffsets;
+import io.tributary.config.TributaryConfig;
+import io.tributary.config.TributaryOptions;
+import io.tributary.udf.OtlpLogRecords;
+import io.tributary.udf.OtlpMetricPoints;
+import io.tributary.udf.OtlpSpans;
+import io.tributary.udf.SqlCommenter;
+import io.tributary.udf.Traceparent;
+
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.StatementSet;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs a Flink SQL script: {@code bin/tributary sql FILE [--key value ...]} on an embedded Flink
+ * (dashboard as for {@code run}), or {@code bin/tributary submit --sql FILE} / {@code flink run
+ * tributary-udf.jar FILE ...} on a cluster (the client plans the script, the cluster runs it).
+ *
+ * <p>The script reads settings as {@code ${key}}: every job key ({@code kafka.bootstrap-servers},
+ * {@code kafka.topics.traces}, {@code kafka.group-id}, {@code clickhouse.url}, {@code
+ * clickhouse.database}, ...), given on the command line or in {@code --config FILE}, or its
+ * default; these derived from them: {@code kafka.scan.startup.mode} and {@code
+ * kafka.scan.bounded.mode} (Flink's Kafka SQL connector's values for {@code kafka.starting-offsets}
+ * and {@code kafka.bounded}), {@code clickhouse.jdbc-url} (the JDBC URL of {@code clickhouse.url},
+ * {@code clickhouse.database} and {@code clickhouse.user}, with {@code clickhouse.password-env}/{@code -file} as its
+ * {@code password-env}/{@code password-file}, so no password is ever in the script); and any other
+ * key the script reads ({@code ${span-metrics.window-seconds:-60}}). An unknown key fails naming it.
+ *
+ * <p>{@code OTLP_SPANS}, {@code OTLP_LOG_RECORDS}, {@code OTLP_METRIC_POINTS}, {@code TRACEPARENT}
+ * and {@code SQLCOMMENTER} are registered before the script runs. Statements run in order; the
+ * {@code INSERT}s are gathered into one job, submitted at the end and waited for: with {@code
+ * kafka.bounded true} the job ends once its sources have read the offsets seen at start and every
+ * window has fired, and so does this program (status 0).
+ */
+public final class SqlRunner {
+
+    /** Set by {@code bin/tributary sql}: run on an embedded Flink with the dashboard, not the context's cluster. */
+    static final String EMBEDDED_PROPERTY = "tributary.sql.embedded";
+
+    private SqlRunner() {}
+
+    public static void main(String[] argv) throws Exception {
+        try {
+            run(argv);
+        } catch (ConfigException e) {
+            System.err.println("tributary sql: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    static void run(String[] argv) throws Exception {
+        if (argv.length == 0 || argv[0].startsWith("--")) {
+            throw new ConfigException("usage: sql FILE [--key value ...]");
+        }
+        Path file = Path.of(argv[0]);
+        if (!Files.isRegularFile(file)) {
+            throw new ConfigException("sql: no such file '" + argv[0] + "'");
+        }
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        String[] args = java.util.Arrays.copyOfRange(argv, 1, argv.length);
+        Prepared p = prepare(text, args);
+        Configuration conf = new Configuration();
+        boolean embedded = Boolean.getBoolean(EMBEDDED_PROPERTY);
+        if (embedded) {
+            conf.set(RestOptions.PORT, 8081);
+            conf.set(RestOptions.ADDRESS, "127.0.0.1");
+            conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        }
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, p.config.get(TributaryOptions.CHECKPOINT_INTERVAL));
+        conf.set(PipelineOptions.NAME, "tributary sql " + file.getFileName());
+        conf.addAll(Configuration.fromMap(p.config.flinkOptions()));
+        StreamExecutionEnvironment env = embedded
+                ? StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf)
+                : StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        if (embedded) {
+            System.err.println("tributary: dashboard on http://localhost:" + conf.get(RestOptions.PORT));
+        }
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        for (TableResult job : execute(tEnv, p.statements)) {
+            job.getJobClient().ifPresent(c -> System.err.println("tributary: job " + c.getJobID() + " runs the script's INSERTs"));
+            job.await();
+            System.err.println("tributary: the script's job has finished");
+        }
+    }
+
+    /** A script with its settings in place, split into statements, and the job settings it was given. */
+    record Prepared(TributaryConfig config, List<String> statements, Map<String, String> values) {}
+
+    static Prepared prepare(String text, String[] args) {
+        Set<String> jobKeys = new HashSet<>();
+        for (Option<?> o : TributaryOptions.ALL) {
+            jobKeys.add(o.key());
+        }
+        Set<String> scriptKeys = new HashSet<>(SqlScript.variables(text));
+        scriptKeys.removeIf(k -> jobKeys.contains(k) || k.startsWith(TributaryOptions.KAFKA_PROPERTIES_PREFIX)
+                || k.startsWith(TributaryOptions.FLINK_PREFIX));
+        TributaryConfig.Parsed parsed = TributaryConfig.fromArgs(args, scriptKeys);
+        TributaryConfig config = parsed.config();
+        Map<String, String> values = new LinkedHashMap<>();
+        for (Option<?> o : TributaryOptions.ALL) {
+            String given = parsed.given().get(o.key());
+            values.put(o.key(), given != null ? given.trim() : o.defaultText());
+        }
+        parsed.given().forEach((k, v) -> {
+            if (k.startsWith(TributaryOptions.KAFKA_PROPERTIES_PREFIX) || k.startsWith(TributaryOptions.FLINK_PREFIX)) {
+                values.put(k, v);
+            }
+        });
+        values.putAll(derived(config));
+        values.putAll(parsed.extra());
+        return new Prepared(config, SqlScript.statements(SqlScript.substitute(text, values)), values);
+    }
+
+    /** The settings computed from job keys, in the forms Flink's connectors take. */
+    static Map<String, String> derived(TributaryConfig config) {
+        Map<String, String> out = new HashMap<>();
+        StartingOffsets start = config.get(TributaryOptions.KAFKA_STARTING_OFFSETS);
+        out.put("kafka.scan.startup.mode", start == StartingOffsets.EARLIEST ? "earliest-offset"
+                : start == StartingOffsets.LATEST ? "latest-offset" : "group-offsets");
+        out.put("kafka.scan.bounded.mode", config.get(TributaryOptions.KAFKA_BOUNDED) ? "latest-offset" : "unbounded");
+        out.put("clickhouse.jdbc-url", jdbcUrl(config));
+        return out;
+    }
+
+    /** {@code jdbc:clickhouse:} + {@code clickhouse.url} + {@code /database}, with the password's source. */
+    static String jdbcUrl(TributaryConfig config) {
+        String url = config.get(TributaryOptions.CLICKHOUSE_URL).replaceAll("/+$", "");
+        StringBuilder sb = new StringBuilder("jdbc:clickhouse:").append(url).append('/')
+                .append(config.get(TributaryOptions.CLICKHOUSE_DATABASE))
+                .append("?user=").append(URLEncoder.encode(config.get(TributaryOptions.CLICKHOUSE_USER), StandardCharsets.UTF_8));
+        String env = config.get(TributaryOptions.CLICKHOUSE_PASSWORD_ENV);
+        String file = config.get(TributaryOptions.CLICKHOUSE_PASSWORD_FILE);
+        if (env != null) {
+            sb.append("&password-env=").append(URLEncoder.encode(env, StandardCharsets.UTF_8));
+        } else if (file != null) {
+            sb.append("&password-file=").append(URLEncoder.encode(file, StandardCharsets.UTF_8));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Registers the functions and runs the statements; returns the jobs they started: each {@code
+     * EXECUTE STATEMENT SET}, then one for the other {@code INSERT}s together.
+     */
+    static List<TableResult> execute(StreamTableEnvironment tEnv, List<String> statements) {
+        tEnv.createTemporarySystemFunction("OTLP_SPANS", OtlpSpans.class);
+        tEnv.createTemporarySystemFunction("OTLP_LOG_RECORDS", OtlpLogRecords.class);
+        tEnv.createTemporarySystemFunction("OTLP_METRIC_POINTS", OtlpMetricPoints.class);
+        tEnv.createTemporarySystemFunction("TRACEPARENT", Traceparent.class);
+        tEnv.createTemporarySystemFunction("SQLCOMMENTER", SqlCommenter.class);
+        StatementSet inserts = tEnv.createStatementSet();
+        boolean any = false;
+        List<TableResult> jobs = new java.util.ArrayList<>();
+        for (String s : statements) {
+            String head = SqlScript.keywords(s);
+            if (head.startsWith("EXECUTE STATEMENT SET") || head.startsWith("BEGIN STATEMENT SET")) {
+                StatementSet set = tEnv.createStatementSet();
+                SqlScript.statementSetInserts(s).forEach(set::addInsertSql);
+                jobs.add(set.execute());
+            } else if (head.startsWith("EXECUTE INSERT ")) {
+                jobs.add(tEnv.executeSql(s.strip().substring("EXECUTE".length())));
+            } else if (head.startsWith("SET ") || head.equals("SET") || head.startsWith("RESET")) {
+                SqlScript.Setting set = SqlScript.setting(s);
+                if (set == null) {
+                    throw new ConfigException("cannot read the statement as SET 'key' = 'value' or RESET 'key': " + s);
+                }
+                if (set.value() == null) {
+                    tEnv.getConfig().getConfiguration().removeKey(set.key());
+                } else {
+                    tEnv.getConfig().set(set.key(), set.value());
+                }
+            } else if (head.startsWith("INSERT ")) {
+                inserts.addInsertSql(s);
+                any = true;
+            } else if (head.startsWith("SELECT ") || head.startsWith("WITH ") || head.startsWith("SHOW ")
+                    || head.startsWith("DESCRIBE ") || head.startsWith("DESC ") || head.startsWith("EXPLAIN ")) {
+                tEnv.executeSql(s).print();
+            } else {
+                tEnv.executeSql(s);
+            }
+        }
+        if (any) {
+            jobs.add(inserts.execute());
+        }
+        return jobs;
+    }
+}

@@ -1,0 +1,203 @@
+package io.tributary.sql;
+
+import io.tributary.config.ConfigException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A Flink SQL script as {@code bin/tributary sql} runs it: {@code ${key}} and {@code ${key:-default}}
+ * replaced by settings, then split into statements at the semicolons outside string literals,
+ * quoted identifiers and comments; an {@code EXECUTE STATEMENT SET BEGIN ... END} block stays one
+ * statement.
+ */
+public final class SqlScript {
+
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z0-9_.\\-]+)(?::-([^}]*))?}");
+
+    private SqlScript() {}
+
+    /** The keys the script reads, in order of first use. */
+    public static Set<String> variables(String text) {
+        Set<String> out = new LinkedHashSet<>();
+        Matcher m = VARIABLE.matcher(text);
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
+    }
+
+    /**
+     * The script with every {@code ${key}} replaced by {@code values.get(key)}, or by its {@code
+     * :-default}; a key with neither fails naming it.
+     */
+    public static String substitute(String text, Map<String, String> values) {
+        Matcher m = VARIABLE.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String v = values.get(m.group(1));
+            if (v == null) {
+                v = m.group(2);
+            }
+            if (v == null) {
+                throw new ConfigException(m.group(1) + ": the script reads ${" + m.group(1) + "}; pass --"
+                        + m.group(1) + " VALUE (or write ${" + m.group(1) + ":-default})");
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(v));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** The statements, without their semicolons, comments kept; blank ones dropped. */
+    public static List<String> statements(String text) {
+        List<String> raw = split(text);
+        List<String> out = new ArrayList<>();
+        StringBuilder block = null;
+        for (String s : raw) {
+            String head = keywords(s);
+            if (block == null && (head.startsWith("EXECUTE STATEMENT SET") || head.startsWith("BEGIN STATEMENT SET"))) {
+                block = new StringBuilder(s);
+                continue;
+            }
+            if (block != null) {
+                block.append(';').append(s);
+                if (head.equals("END")) {
+                    out.add(block.toString().strip());
+                    block = null;
+                }
+                continue;
+            }
+            if (!head.isEmpty()) {
+                out.add(s.strip());
+            }
+        }
+        if (block != null) {
+            throw new ConfigException("the script's STATEMENT SET has no END");
+        }
+        return out;
+    }
+
+    /** {@code SET 'key' = 'value'} or {@code RESET 'key'} (value null). */
+    public record Setting(String key, String value) {}
+
+    private static final Pattern SET = Pattern.compile("(?is)\\s*SET\\s+'((?:[^']|'')*)'\\s*=\\s*'((?:[^']|'')*)'\\s*");
+    private static final Pattern RESET = Pattern.compile("(?is)\\s*RESET\\s+'((?:[^']|'')*)'\\s*");
+
+    /** The key and value of a SET or RESET statement (comments removed), or null when it is not one of those. */
+    public static Setting setting(String statement) {
+        String s = withoutComments(statement);
+        Matcher m = SET.matcher(s);
+        if (m.matches()) {
+            return new Setting(m.group(1).replace("''", "'"), m.group(2).replace("''", "'"));
+        }
+        m = RESET.matcher(s);
+        return m.matches() ? new Setting(m.group(1).replace("''", "'"), null) : null;
+    }
+
+    /** The INSERT statements between {@code BEGIN} and {@code END} of a statement set block. */
+    public static List<String> statementSetInserts(String block) {
+        List<String> parts = split(block);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            String p = parts.get(i);
+            if (i == 0) {
+                int begin = keywordsPosition(p, "BEGIN");
+                p = begin < 0 ? "" : p.substring(begin + 5);
+            }
+            String head = keywords(p);
+            if (head.isEmpty() || head.equals("END")) {
+                continue;
+            }
+            if (!head.startsWith("INSERT ")) {
+                throw new ConfigException("a STATEMENT SET holds INSERT statements only, not: " + p.strip());
+            }
+            out.add(p.strip());
+        }
+        return out;
+    }
+
+    /** Where the word {@code word} starts outside comments, or -1. */
+    private static int keywordsPosition(String s, String word) {
+        String plain = withoutCommentsKeepingLength(s).toUpperCase(Locale.ROOT);
+        Matcher m = Pattern.compile("\\b" + word + "\\b").matcher(plain);
+        return m.find() ? m.start() : -1;
+    }
+
+    private static String withoutComments(String s) {
+        return withoutCommentsKeepingLength(s).strip();
+    }
+
+    /** Comments replaced by spaces, so positions stay where they were. */
+    private static String withoutCommentsKeepingLength(String statement) {
+        StringBuilder sb = new StringBuilder(statement);
+        int n = statement.length();
+        for (int i = 0; i < n; i++) {
+            char c = statement.charAt(i);
+            if (c == '\'' || c == '"' || c == '`') {
+                int j = statement.indexOf(c, i + 1);
+                i = j < 0 ? n : j;
+            } else if (c == '-' && i + 1 < n && statement.charAt(i + 1) == '-') {
+                int nl = statement.indexOf('\n', i);
+                int e = nl < 0 ? n : nl;
+                for (int k = i; k < e; k++) {
+                    sb.setCharAt(k, ' ');
+                }
+                i = e;
+            } else if (c == '/' && i + 1 < n && statement.charAt(i + 1) == '*') {
+                int close = statement.indexOf("*/", i + 2);
+                int e = close < 0 ? n : close + 2;
+                for (int k = i; k < e; k++) {
+                    sb.setCharAt(k, ' ');
+                }
+                i = e - 1;
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The statement's words outside comments, upper case, single-spaced ("" for a blank or comment-only one). */
+    static String keywords(String statement) {
+        return withoutComments(statement).replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+    }
+
+    private static List<String> split(String text) {
+        List<String> out = new ArrayList<>();
+        int start = 0;
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c == '\'' || c == '"' || c == '`') {
+                int j = i + 1;
+                while (j < n) {
+                    if (text.charAt(j) == c) {
+                        if (j + 1 < n && text.charAt(j + 1) == c) { // doubled quote
+                            j += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    j++;
+                }
+                i = j;
+            } else if (c == '-' && i + 1 < n && text.charAt(i + 1) == '-') {
+                int nl = text.indexOf('\n', i);
+                i = nl < 0 ? n : nl;
+            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
+                int close = text.indexOf("*/", i + 2);
+                i = close < 0 ? n : close + 1;
+            } else if (c == ';') {
+                out.add(text.substring(start, i));
+                start = i + 1;
+            }
+        }
+        out.add(text.substring(start));
+        return out;
+    }
+}

@@ -1,0 +1,65 @@
+package io.tributary.udf;
+
+import io.tributary.otlp.Encoding;
+import io.tributary.otlp.Signal;
+import io.tributary.rowbinary.RowBinaryReader;
+import io.tributary.tables.DecodeFunction;
+import io.tributary.tables.OtelTable;
+import io.tributary.tables.SchemaFlavor;
+import io.tributary.tables.TableLayouts;
+import io.tributary.tables.TableRows;
+
+import org.apache.flink.types.Row;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns one Kafka record of a signal (OTLP protobuf or OTLP/JSON, told apart per record as the job
+ * does, {@code kafka.encoding = auto}) into the rows the job writes for it, as Flink {@link Row}s
+ * of {@link OtlpRowType}. The job's decoder encodes the rows; this reads them back, so the values
+ * are the job's. One instance belongs to one task (it reuses its buffers).
+ */
+public final class OtlpRecords {
+
+    private final OtlpRowType type;
+    private final DecodeFunction.RecordTranscoder transcoder;
+    private final TableRows rows;
+
+    public OtlpRecords(Signal signal) {
+        TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.MAP);
+        this.type = OtlpRowType.of(signal);
+        this.transcoder = DecodeFunction.transcoder(signal, Encoding.AUTO, layouts);
+        this.rows = new TableRows(layouts);
+    }
+
+    public OtlpRowType type() {
+        return type;
+    }
+
+    /**
+     * The record's rows, in the order the job writes them (per table, tables in {@link OtelTable}
+     * order).
+     *
+     * @throws Exception when the record is not valid OTLP of this signal (nothing is returned then)
+     */
+    public List<Row> decode(byte[] value) throws Exception {
+        List<Row> out = new ArrayList<>();
+        try {
+            transcoder.transcode(value, rows);
+            rows.emit(e -> {
+                OtelTable table = OtelTable.values()[e.table];
+                RowBinaryReader in = new RowBinaryReader(e.data, 0, e.length);
+                for (int i = 0; i < e.rows; i++) {
+                    out.add(type.read(table, in));
+                }
+                if (in.hasMore()) {
+                    throw new IllegalStateException(table + ": bytes left after " + e.rows + " rows");
+                }
+            }, "", 0, 0);
+        } finally {
+            rows.clear();
+        }
+        return out;
+    }
+}

@@ -1,0 +1,83 @@
+package io.tributary.udf;
+
+import io.tributary.otlp.Signal;
+
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.catalog.DataTypeFactory;
+import org.apache.flink.table.functions.FunctionContext;
+import org.apache.flink.table.functions.TableFunction;
+import org.apache.flink.table.types.inference.TypeInference;
+import org.apache.flink.types.Row;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A table function that turns one Kafka record of OTLP (protobuf or OTLP/JSON, detected per record)
+ * into the rows the job writes for it, with the columns of the exporter's tables ({@link
+ * OtlpRowType}). A record that cannot be decoded yields no rows: it is counted ({@code
+ * tributary.decodeFailures} in the function's metric group) and logged, and the query goes on.
+ */
+public abstract class OtlpTableFunction extends TableFunction<Row> {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(OtlpTableFunction.class);
+    /** Failures logged in full per task; the counter counts all of them. */
+    private static final int LOGGED_FAILURES = 10;
+
+    private final Signal signal;
+    private transient OtlpRecords records;
+    private transient Counter failures;
+    private transient Counter decoded;
+    private transient long logged;
+
+    OtlpTableFunction(Signal signal) {
+        this.signal = signal;
+    }
+
+    @Override
+    public void open(FunctionContext context) {
+        records = new OtlpRecords(signal);
+        var group = context.getMetricGroup().addGroup("tributary").addGroup("signal", signal.id());
+        failures = group.counter("decodeFailures");
+        decoded = group.counter("rowsDecoded");
+    }
+
+    /** The rows of one record; none for NULL or an undecodable record. */
+    public void eval(byte[] record) {
+        if (record == null) {
+            return;
+        }
+        if (records == null) { // constant folding at planning calls eval without open
+            records = new OtlpRecords(signal);
+        }
+        List<Row> rows;
+        try {
+            rows = records.decode(record);
+        } catch (Exception | StackOverflowError e) {
+            if (failures != null) {
+                failures.inc();
+            }
+            if (logged++ < LOGGED_FAILURES) {
+                LOG.warn("{}: undecodable {} record ({} bytes), no rows: {}", getClass().getSimpleName(), signal.id(),
+                        record.length, e.toString());
+            }
+            return;
+        }
+        if (decoded != null) {
+            decoded.inc(rows.size());
+        }
+        rows.forEach(this::collect);
+    }
+
+    @Override
+    public TypeInference getTypeInference(DataTypeFactory typeFactory) {
+        OtlpRowType type = OtlpRowType.of(signal);
+        return TypeInference.newBuilder()
+                .typedArguments(DataTypes.BYTES())
+                .outputTypeStrategy(call -> Optional.of(type.dataType()))
+                .build();
+    }
+}
