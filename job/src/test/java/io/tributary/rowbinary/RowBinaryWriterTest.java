@@ -65,6 +65,12 @@ class RowBinaryWriterTest {
             w.writeString("v");
             w.writeMapSize(0);
         });
+        c.put("SELECT 255::UInt8", w -> w.writeUInt8(255));
+        c.put("SELECT true::Bool", w -> w.writeBool(true));
+        c.put("SELECT -32768::Int16", w -> w.writeInt16(-32768));
+        c.put("SELECT -2147483648::Int32", w -> w.writeInt32(Integer.MIN_VALUE));
+        c.put("SELECT 4294967295::UInt32", w -> w.writeUInt32(4294967295L));
+        c.put("SELECT toDateTime('2025-11-30 00:00:01', 'UTC')", w -> w.writeUInt32(1_764_460_801L));
         c.put("SELECT 42::UInt64 AS a, 'x'::String AS b, map('k', 'v')::Map(LowCardinality(String), String) AS c", w -> {
             w.writeUInt64(42);
             w.writeString("x");
@@ -97,7 +103,7 @@ class RowBinaryWriterTest {
         assertThat(w.size()).isEqualTo(1);
     }
 
-    private static Map<String, String> golden() throws IOException {
+    static Map<String, String> golden() throws IOException {
         Map<String, String> out = new HashMap<>();
         try (InputStream in = RowBinaryWriterTest.class.getResourceAsStream("/rowbinary-golden.tsv")) {
             for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {

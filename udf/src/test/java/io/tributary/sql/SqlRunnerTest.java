@@ -1,0 +1,62 @@
+package io.tributary.sql;
+
+import io.tributary.config.ConfigException;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** How a script gets its settings: job keys, keys derived from them, the script's own, and refusals. */
+class SqlRunnerTest {
+
+    private static final String SCRIPT = "SELECT '${kafka.bootstrap-servers}', '${kafka.topics.traces}', '${kafka.group-id}',"
+            + " '${kafka.scan.startup.mode}', '${kafka.scan.bounded.mode}', '${clickhouse.jdbc-url}',"
+            + " '${clickhouse.tables.metrics.sum}', '${span-metrics.window-seconds:-60}'";
+
+    @Test
+    void jobKeysDerivedKeysAndTheScriptsOwn() {
+        SqlRunner.Prepared p = SqlRunner.prepare(SCRIPT, new String[] {
+            "--kafka.bootstrap-servers", "k1:9092,k2:9092", "--kafka.topics.traces", "spans", "--kafka.bounded", "true",
+            "--kafka.starting-offsets", "earliest", "--clickhouse.url", "https://ch.example:8443/",
+            "--clickhouse.database", "tele", "--clickhouse.user", "writer", "--clickhouse.password-env", "CH_PW",
+            "--span-metrics.window-seconds", "30"});
+        assertThat(p.statements()).containsExactly("SELECT 'k1:9092,k2:9092', 'spans', 'tributary',"
+                + " 'earliest-offset', 'latest-offset', 'jdbc:clickhouse:https://ch.example:8443/tele?user=writer&password-env=CH_PW',"
+                + " 'otel_metrics_sum', '30'");
+    }
+
+    @Test
+    void defaults() {
+        SqlRunner.Prepared p = SqlRunner.prepare(SCRIPT, new String[0]);
+        assertThat(p.statements()).containsExactly("SELECT 'localhost:9092', 'otlp_spans', 'tributary',"
+                + " 'group-offsets', 'unbounded', 'jdbc:clickhouse:http://localhost:8123/otel?user=default',"
+                + " 'otel_metrics_sum', '60'");
+        assertThat(SqlRunner.prepare("SELECT '${clickhouse.jdbc-url}'",
+                new String[] {"--kafka.starting-offsets", "latest", "--clickhouse.password-file", "/run/secrets/ch pw"}).statements())
+                .containsExactly("SELECT 'jdbc:clickhouse:http://localhost:8123/otel?user=default&password-file=%2Frun%2Fsecrets%2Fch+pw'");
+    }
+
+    @Test
+    void unknownKeysAndPlainPasswordsFailNamingTheKey() {
+        assertThatThrownBy(() -> SqlRunner.prepare(SCRIPT, new String[] {"--span-metrics.windowseconds", "30"}))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("span-metrics.windowseconds: unknown setting");
+        assertThatThrownBy(() -> SqlRunner.prepare(SCRIPT, new String[] {"--clickhouse.password", "secret"}))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("clickhouse.password: a password is never");
+        assertThatThrownBy(() -> SqlRunner.prepare("SELECT '${needed}'", new String[0]))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("needed: the script reads ${needed}");
+    }
+
+    @Test
+    void theShippedScriptPreparesWithDefaults() throws Exception {
+        String text = Files.readString(Path.of("..", "sql", "flink", "span_metrics.sql"));
+        SqlRunner.Prepared p = SqlRunner.prepare(text, new String[] {"--kafka.bounded", "true"});
+        assertThat(p.statements()).hasSize(7);
+        assertThat(p.statements().get(1)).contains("'scan.bounded.mode' = 'latest-offset'", "'format' = 'otlp'",
+                "INTERVAL '10' SECOND");
+        assertThat(SqlScript.statementSetInserts(p.statements().get(6))).hasSize(2);
+    }
+}
