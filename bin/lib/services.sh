@@ -410,6 +410,13 @@ _svc_clickhouse_write_config() { # FILE
             <profile>readonly</profile>
             <quota>default</quota>
         </tributary_readonly>
+        <!-- a user with a password, for the tests of passwords taken from files and the environment -->
+        <tributary_password>
+            <password>pw-from-the-environment</password>
+            <networks><ip>::/0</ip></networks>
+            <profile>default</profile>
+            <quota>default</quota>
+        </tributary_password>
     </users>
     <quotas><default></default></quotas>
 </clickhouse>
