@@ -3,7 +3,8 @@
 -- them as they chart the connector's.
 --
 --   bin/tributary sql sql/flink/span_metrics.sql [--kafka.topics.traces T] [--kafka.bounded true]
---       [--span-metrics.window-seconds 60] [--span-metrics.out-of-orderness-seconds 10] [job keys ...]
+--       [--span-metrics.window-seconds 60] [--span-metrics.out-of-orderness-seconds 10]
+--       [--span-metrics.idle-timeout-seconds 30] [--span-metrics.watermark-emit on-periodic|on-event] [job keys ...]
 --
 -- Kafka traces topic (raw OTLP records, protobuf or OTLP/JSON) -> one row per span (format 'otlp',
 -- the rows OTLP_SPANS gives) -> tumbling event-time windows on the span start time, watermark with
@@ -40,6 +41,7 @@ CREATE TEMPORARY TABLE spans (
   'properties.auto.offset.reset' = 'earliest',
   'scan.startup.mode' = '${kafka.scan.startup.mode}',
   'scan.bounded.mode' = '${kafka.scan.bounded.mode}',
+  'scan.watermark.emit.strategy' = '${span-metrics.watermark-emit:-on-periodic}',
   'format' = 'otlp',
   'otlp.signal' = 'traces'
 );

@@ -11,6 +11,7 @@ import io.tributary.udf.OtlpSpans;
 import io.tributary.udf.SqlCommenter;
 import io.tributary.udf.Traceparent;
 
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -68,7 +69,8 @@ public final class SqlRunner {
         }
     }
 
-    static void run(String[] argv) throws Exception {
+    /** Runs the script; returns the jobs it ran, once they have finished. */
+    static List<JobID> run(String[] argv) throws Exception {
         if (argv.length == 0 || argv[0].startsWith("--")) {
             throw new ConfigException("usage: sql FILE [--key value ...]");
         }
@@ -96,11 +98,16 @@ public final class SqlRunner {
             System.err.println("tributary: dashboard on http://localhost:" + conf.get(RestOptions.PORT));
         }
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        List<JobID> ran = new java.util.ArrayList<>();
         for (TableResult job : execute(tEnv, p.statements)) {
-            job.getJobClient().ifPresent(c -> System.err.println("tributary: job " + c.getJobID() + " runs the script's INSERTs"));
+            job.getJobClient().ifPresent(c -> {
+                System.err.println("tributary: job " + c.getJobID() + " runs the script's INSERTs");
+                ran.add(c.getJobID());
+            });
             job.await();
             System.err.println("tributary: the script's job has finished");
         }
+        return ran;
     }
 
     /** A script with its settings in place, split into statements, and the job settings it was given. */
