@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # A standalone Flink 2.2.1 session cluster on this machine, for `bin/tributary cluster` and the tests:
 # one JobManager (StandaloneSessionClusterEntrypoint) and one TaskManager (TaskManagerRunner), each its
-# own process, from the Maven-resolved Flink jars (job/target/flink-classpath.txt) and flink-conf/,
+# own process, from the Maven-resolved Flink jars (job/target/flink-classpath.txt, and the table stack
+# in udf/target/table-classpath.txt once the udf module is built) and flink-conf/,
 # as Flink's own start-cluster.sh would run them from a distribution. Sourced after services.sh, whose
 # process helpers it uses; state (pid, log, checkpoints, savepoints, uploaded jars) under
 # $TRIBUTARY_STATE_DIR/flink-{jobmanager,taskmanager}.
@@ -49,7 +50,19 @@ _cluster_settings() {
     done
     _CL_CONF_DIR="$ROOT/flink-conf"
     _CL_CP_FILE="$ROOT/job/target/flink-classpath.txt"
+    _CL_TABLE_CP_FILE="$ROOT/udf/target/table-classpath.txt"
     _CL_DIR=$(_svc_dir flink)
+}
+
+# Flink's jars, and its table stack when the udf module has been built (what a distribution's lib/
+# holds): the classpath of the JobManager, the TaskManager and the command line front end.
+_cluster_classpath() {
+    local cp
+    cp=$(<"$_CL_CP_FILE")
+    if [[ -f $_CL_TABLE_CP_FILE ]]; then
+        cp="$cp:$(<"$_CL_TABLE_CP_FILE")"
+    fi
+    printf '%s\n' "$cp"
 }
 
 cluster_rest_url() {
@@ -85,7 +98,7 @@ _cluster_tm_registered() {
 # settings for ROLE (JM|TM), as Flink's scripts do.
 _cluster_resource_params() { # JM|TM
     local out
-    out=$("$(_svc_java)" -cp "$(<"$_CL_CP_FILE")" -Dlog4j2.level=WARN \
+    out=$("$(_svc_java)" -cp "$(_cluster_classpath)" -Dlog4j2.level=WARN \
         org.apache.flink.runtime.util.bash.BashJavaUtils "GET_$1_RESOURCE_PARAMS" --configDir "$_CL_CONF_DIR" \
         $(_cluster_dynamic_properties) 2>&1) || {
         _svc_err "cluster: computing the $1 memory settings from $_CL_CONF_DIR/config.yaml failed:"
@@ -106,7 +119,7 @@ _cluster_spawn() { # ROLE MAIN_CLASS JM|TM PROMETHEUS_PORT
     # shellcheck disable=SC2086 # word splitting of Flink's JVM options and -D list is intended
     pid=$(_svc_spawn "$log" "$(_svc_java)" $jvm "${JAVA_OPENS[@]}" "$(_svc_marker "$role")" \
         "-Dlog.file=$log" "-Dlog4j.configurationFile=$_CL_CONF_DIR/log4j-cluster.properties" \
-        -cp "$(<"$_CL_CP_FILE")" "$main" --configDir "$_CL_CONF_DIR" \
+        -cp "$(_cluster_classpath)" "$main" --configDir "$_CL_CONF_DIR" \
         $(_cluster_dynamic_properties) "-Dmetrics.reporter.prom.port=$prom" $dyn) || return 1
     printf '%s\n' "$pid" >"$(_svc_pid_file "$role")"
     printf '%s' "$pid"
@@ -182,7 +195,7 @@ cluster_submit() { # JAR [--savepoint P] [--allow-non-restored-state] [--key val
     fi
     FLINK_CONF_DIR="$_CL_CONF_DIR" "$(_svc_java)" "${JAVA_OPENS[@]}" \
         -Dlog4j.configurationFile="$_CL_CONF_DIR/log4j-cli.properties" \
-        -cp "$(<"$_CL_CP_FILE")" org.apache.flink.client.cli.CliFrontend \
+        -cp "$(_cluster_classpath)" org.apache.flink.client.cli.CliFrontend \
         run --detached -Drest.address=127.0.0.1 "-Drest.port=$_CL_REST_PORT" ${flink_args[@]+"${flink_args[@]}"} \
         "$jar" ${job_args[@]+"${job_args[@]}"}
 }

@@ -14,6 +14,7 @@ import io.tributary.udf.Traceparent;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -69,7 +70,7 @@ public final class SqlRunner {
         }
     }
 
-    /** Runs the script; returns the jobs it ran, once they have finished. */
+    /** Runs the script; returns the jobs it ran, once they have finished (attached) or were submitted (detached). */
     static List<JobID> run(String[] argv) throws Exception {
         if (argv.length == 0 || argv[0].startsWith("--")) {
             throw new ConfigException("usage: sql FILE [--key value ...]");
@@ -98,14 +99,18 @@ public final class SqlRunner {
             System.err.println("tributary: dashboard on http://localhost:" + conf.get(RestOptions.PORT));
         }
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        // `flink run --detached` (bin/tributary submit --sql): submitted is done; the cluster runs it
+        boolean attached = env.getConfiguration().get(DeploymentOptions.ATTACHED);
         List<JobID> ran = new java.util.ArrayList<>();
         for (TableResult job : execute(tEnv, p.statements)) {
             job.getJobClient().ifPresent(c -> {
                 System.err.println("tributary: job " + c.getJobID() + " runs the script's INSERTs");
                 ran.add(c.getJobID());
             });
-            job.await();
-            System.err.println("tributary: the script's job has finished");
+            if (attached) {
+                job.await();
+                System.err.println("tributary: the script's job has finished");
+            }
         }
         return ran;
     }
