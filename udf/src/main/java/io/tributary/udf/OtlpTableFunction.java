@@ -3,11 +3,12 @@ package io.tributary.udf;
 import io.tributary.otlp.Signal;
 
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.DataTypeFactory;
 import org.apache.flink.table.functions.FunctionContext;
 import org.apache.flink.table.functions.TableFunction;
+import org.apache.flink.table.types.inference.InputTypeStrategies;
 import org.apache.flink.table.types.inference.TypeInference;
+import org.apache.flink.table.types.logical.LogicalTypeFamily;
 import org.apache.flink.types.Row;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +17,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A table function that turns one Kafka record of OTLP (protobuf or OTLP/JSON, detected per record)
- * into the rows the job writes for it, with the columns of the exporter's tables ({@link
+ * A table function that turns one Kafka record of OTLP (protobuf or OTLP/JSON, detected per record;
+ * {@code BYTES}, or {@code STRING} for OTLP/JSON read as text) into the rows the job writes for it, with the columns of the exporter's tables ({@link
  * OtlpRowType}). A record that cannot be decoded yields no rows: it is counted ({@code
  * tributary.decodeFailures} in the function's metric group) and logged, and the query goes on.
  */
@@ -43,6 +44,11 @@ public abstract class OtlpTableFunction extends TableFunction<Row> {
         var group = context.getMetricGroup().addGroup("tributary").addGroup("signal", signal.id());
         failures = group.counter("decodeFailures");
         decoded = group.counter("rowsDecoded");
+    }
+
+    /** The rows of one record read as text (OTLP/JSON in a {@code STRING} column), as its UTF-8 bytes. */
+    public void eval(String record) {
+        eval(record == null ? null : record.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** The rows of one record; none for NULL or an undecodable record. */
@@ -76,7 +82,9 @@ public abstract class OtlpTableFunction extends TableFunction<Row> {
     public TypeInference getTypeInference(DataTypeFactory typeFactory) {
         OtlpRowType type = OtlpRowType.of(signal);
         return TypeInference.newBuilder()
-                .typedArguments(DataTypes.BYTES())
+                .inputTypeStrategy(InputTypeStrategies.or(
+                        InputTypeStrategies.sequence(InputTypeStrategies.logical(LogicalTypeFamily.BINARY_STRING)),
+                        InputTypeStrategies.sequence(InputTypeStrategies.logical(LogicalTypeFamily.CHARACTER_STRING))))
                 .outputTypeStrategy(call -> Optional.of(type.dataType()))
                 .build();
     }

@@ -161,7 +161,17 @@ class OtlpFunctionsITCase {
 
     @Test
     void logRecordsEqualTheJobsRows() throws Exception {
-        assertSameRows("otel_logs", functionRows(Signal.LOGS, "OTLP_LOG_RECORDS"));
+        List<Row> rows = functionRows(Signal.LOGS, "OTLP_LOG_RECORDS");
+        assertSameRows("otel_logs", rows);
+        // OTLP/JSON read as text: the same rows as from its bytes
+        TableEnvironment t = sql();
+        t.executeSql("CREATE TABLE text_records (`value` STRING) WITH (" + kafka(Signal.LOGS, "'format' = 'raw'") + ")");
+        List<Row> fromText = collect(t.executeSql("SELECT f.* FROM text_records, LATERAL TABLE(OTLP_LOG_RECORDS(`value`)) AS f"
+                + " WHERE `value` LIKE '{%'"));
+        t.executeSql("CREATE TABLE byte_records (`value` BYTES) WITH (" + kafka(Signal.LOGS, "'format' = 'raw'") + ")");
+        List<Row> fromBytes = collect(t.executeSql("SELECT f.* FROM byte_records, LATERAL TABLE(OTLP_LOG_RECORDS(`value`)) AS f"
+                + " WHERE `value` >= x'7b' AND `value` < x'7c'"));
+        assertThat(fromText).hasSize(5 * 64).containsExactlyInAnyOrderElementsOf(fromBytes);
     }
 
     @Test
