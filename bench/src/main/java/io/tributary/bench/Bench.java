@@ -46,6 +46,9 @@ public final class Bench {
                 BurnIn.run(parse(what, rest, "minutes", "rate", "sample-seconds", "parallelism", "kafka.bootstrap-servers",
                         "clickhouse.url"));
                 break;
+            case "span-metrics":
+                SpanMetricsBench.run(parse(what, rest, "spans", "small-fraction", "kafka.bootstrap-servers", "clickhouse.url"));
+                break;
             case "framing":
                 FramingBench.run(parse(what, rest, "records", "rounds", "clickhouse.url"));
                 break;
@@ -56,7 +59,7 @@ public final class Bench {
                 org.openjdk.jmh.Main.main(rest);
                 break;
             default:
-                throw new IllegalArgumentException("bench: decode, job, framing, burn-in, charts or jmh, not '" + what + "'");
+                throw new IllegalArgumentException("bench: decode, job, span-metrics, framing, burn-in, charts or jmh, not '" + what + "'");
         }
     }
 

@@ -257,7 +257,7 @@ final class JobBench {
     }
 
     /** Produces the spans once: a topic with as many records as the spans ask for is read again. */
-    private static void ensureTopic(String bootstrap, String topic, long spans, String encoding) throws Exception {
+    static void ensureTopic(String bootstrap, String topic, long spans, String encoding) throws Exception {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(p)) {

@@ -71,7 +71,7 @@ public final class SqlRunner {
     }
 
     /** Runs the script; returns the jobs it ran, once they have finished (attached) or were submitted (detached). */
-    static List<JobID> run(String[] argv) throws Exception {
+    public static List<JobID> run(String[] argv) throws Exception {
         if (argv.length == 0 || argv[0].startsWith("--")) {
             throw new ConfigException("usage: sql FILE [--key value ...]");
         }

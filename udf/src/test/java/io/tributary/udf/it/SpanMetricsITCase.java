@@ -129,7 +129,7 @@ class SpanMetricsITCase {
                 TributaryConfig.fromArgs(RealServices.concat(keys, "--dlq.topic", "")));
         assertThat(RealServices.count(DB, "otel_traces")).isEqualTo(spans);
 
-        io.tributary.sql.SqlRunnerAccess.run(RealServices.concat(new String[] {SCRIPT}, keys));
+        io.tributary.sql.SqlRunner.run(RealServices.concat(new String[] {SCRIPT}, keys));
     }
 
     @AfterAll
@@ -285,7 +285,7 @@ class SpanMetricsITCase {
                     request(T0 + 300 * S),                // watermark to 290 s: [0, 60 s) fires
                     request(T0 + 20 * S, T0 + 30 * S),    // late for [0, 60 s): dropped, counted
                     request(T0 + 295 * S)));              // [240, 300 s) has not fired: counted
-            List<JobID> jobs = io.tributary.sql.SqlRunnerAccess.run(new String[] {SCRIPT,
+            List<JobID> jobs = io.tributary.sql.SqlRunner.run(new String[] {SCRIPT,
                 "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(), "--kafka.topics.traces", late,
                 "--kafka.group-id", db, "--kafka.bounded", "true", "--kafka.starting-offsets", "earliest",
                 "--clickhouse.url", RealServices.clickHouseUrl(), "--clickhouse.database", db,
