@@ -5,6 +5,7 @@ import io.tributary.config.Option;
 import io.tributary.config.StartingOffsets;
 import io.tributary.config.TributaryConfig;
 import io.tributary.config.TributaryOptions;
+import io.tributary.udf.HistogramBuckets;
 import io.tributary.udf.OtlpLogRecords;
 import io.tributary.udf.OtlpMetricPoints;
 import io.tributary.udf.OtlpSpans;
@@ -48,8 +49,8 @@ import java.util.Set;
  * {@code password-env}/{@code password-file}, so no password is ever in the script); and any other
  * key the script reads ({@code ${span-metrics.window-seconds:-60}}). An unknown key fails naming it.
  *
- * <p>{@code OTLP_SPANS}, {@code OTLP_LOG_RECORDS}, {@code OTLP_METRIC_POINTS}, {@code TRACEPARENT}
- * and {@code SQLCOMMENTER} are registered before the script runs. Statements run in order; the
+ * <p>{@code OTLP_SPANS}, {@code OTLP_LOG_RECORDS}, {@code OTLP_METRIC_POINTS}, {@code TRACEPARENT},
+ * {@code SQLCOMMENTER} and {@code HISTOGRAM_BUCKETS} are registered before the script runs. Statements run in order; the
  * {@code INSERT}s are gathered into one job, submitted at the end and waited for: with {@code
  * kafka.bounded true} the job ends once its sources have read the offsets seen at start and every
  * window has fired, and so does this program (status 0).
@@ -180,6 +181,7 @@ public final class SqlRunner {
         tEnv.createTemporarySystemFunction("OTLP_METRIC_POINTS", OtlpMetricPoints.class);
         tEnv.createTemporarySystemFunction("TRACEPARENT", Traceparent.class);
         tEnv.createTemporarySystemFunction("SQLCOMMENTER", SqlCommenter.class);
+        tEnv.createTemporarySystemFunction("HISTOGRAM_BUCKETS", HistogramBuckets.class);
         StatementSet inserts = tEnv.createStatementSet();
         boolean any = false;
         List<TableResult> jobs = new java.util.ArrayList<>();

@@ -66,11 +66,12 @@ class ClusterSqlITCase {
         String[] keys = {"--kafka.bootstrap-servers", RealServices.kafkaBootstrap(), "--kafka.topics.traces", topic,
             "--kafka.group-id", db, "--kafka.bounded", "true", "--kafka.starting-offsets", "earliest",
             "--clickhouse.url", RealServices.clickHouseUrl(), "--clickhouse.database", db};
+        String[] submitted = RealServices.concat(keys, "--flink.restart-strategy.type", "none");
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()),
                 TributaryConfig.fromArgs(RealServices.concat(keys, "--signals", "metrics")), TableEngine.MERGE_TREE, null);
         try {
             StringBuilder args = new StringBuilder();
-            for (String k : keys) {
+            for (String k : submitted) {
                 args.append(" '").append(k).append('\'');
             }
             String out = shell("cluster_submit " + JAR + " sql/flink/span_metrics.sql" + args);

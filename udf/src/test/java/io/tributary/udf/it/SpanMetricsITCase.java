@@ -122,6 +122,7 @@ class SpanMetricsITCase {
             "--clickhouse.database", DB,
             "--checkpoint.interval", "1s"
         };
+        String[] failFast = {"--flink.restart-strategy.type", "none"};
         TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(keys, "--signals", "traces,metrics",
                 "--kafka.topics.metrics", "unused_" + topic, "--dlq.topic", ""));
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
@@ -129,7 +130,7 @@ class SpanMetricsITCase {
                 TributaryConfig.fromArgs(RealServices.concat(keys, "--dlq.topic", "")));
         assertThat(RealServices.count(DB, "otel_traces")).isEqualTo(spans);
 
-        io.tributary.sql.SqlRunner.run(RealServices.concat(new String[] {SCRIPT}, keys));
+        io.tributary.sql.SqlRunner.run(RealServices.concat(RealServices.concat(new String[] {SCRIPT}, keys), failFast));
     }
 
     @AfterAll
@@ -289,7 +290,8 @@ class SpanMetricsITCase {
                 "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(), "--kafka.topics.traces", late,
                 "--kafka.group-id", db, "--kafka.bounded", "true", "--kafka.starting-offsets", "earliest",
                 "--clickhouse.url", RealServices.clickHouseUrl(), "--clickhouse.database", db,
-                "--span-metrics.watermark-emit", "on-event", "--flink.parallelism.default", "1"});
+                "--span-metrics.watermark-emit", "on-event", "--flink.parallelism.default", "1",
+                "--flink.restart-strategy.type", "none"});
             assertThat(ch.query("SELECT toUnixTimestamp(StartTimeUnix) - 1767261600, Value FROM " + db
                     + ".otel_metrics_sum ORDER BY 1 FORMAT TSV")).isEqualTo("0\t2\n240\t1\n300\t1\n");
             assertThat(counter(jobs.get(0), "numLateRecordsDropped")).isEqualTo(2);
