@@ -126,6 +126,25 @@ public final class RowBinaryReader {
         return (int) n;
     }
 
+    /** {@code String}: a copy of its bytes. */
+    public byte[] readStringBytes() {
+        int n = readLength();
+        byte[] out = java.util.Arrays.copyOfRange(buf, pos, pos + n);
+        pos += n;
+        return out;
+    }
+
+    /** Moves past {@code n} bytes. */
+    public void skip(int n) {
+        need(n);
+        pos += n;
+    }
+
+    /** Moves past a {@code String}. */
+    public void skipString() {
+        skip(readLength());
+    }
+
     /** {@code String}, decoded as UTF-8 (invalid sequences become U+FFFD). */
     public String readString() {
         int n = readLength();

@@ -5,17 +5,17 @@ import io.tributary.otlp.Signal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.table.connector.RuntimeConverter;
-import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.types.Row;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
 
-/** The runtime side of the {@code otlp} format ({@link OtlpFormatFactory}): one Kafka record in, its rows out. */
+/**
+ * The runtime side of the {@code otlp} format ({@link OtlpFormatFactory}): one Kafka record in, its
+ * rows out, built as Flink's internal rows of the declared columns only.
+ */
 final class OtlpDeserializationSchema implements DeserializationSchema<RowData> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(OtlpDeserializationSchema.class);
@@ -23,7 +23,6 @@ final class OtlpDeserializationSchema implements DeserializationSchema<RowData> 
 
     private final Signal signal;
     private final int[] projection;
-    private final DynamicTableSource.DataStructureConverter converter;
     private final TypeInformation<RowData> produced;
 
     private transient OtlpRecords records;
@@ -31,18 +30,15 @@ final class OtlpDeserializationSchema implements DeserializationSchema<RowData> 
     private transient Counter decoded;
     private transient long logged;
 
-    OtlpDeserializationSchema(Signal signal, int[] projection, DynamicTableSource.DataStructureConverter converter,
-            TypeInformation<RowData> produced) {
+    OtlpDeserializationSchema(Signal signal, int[] projection, TypeInformation<RowData> produced) {
         this.signal = signal;
         this.projection = projection;
-        this.converter = converter;
         this.produced = produced;
     }
 
     @Override
     public void open(InitializationContext context) {
         records = new OtlpRecords(signal);
-        converter.open(RuntimeConverter.Context.create(OtlpDeserializationSchema.class.getClassLoader()));
         var group = context.getMetricGroup().addGroup("tributary").addGroup("signal", signal.id());
         failures = group.counter("decodeFailures");
         decoded = group.counter("rowsDecoded");
@@ -58,9 +54,9 @@ final class OtlpDeserializationSchema implements DeserializationSchema<RowData> 
         if (message == null) {
             return;
         }
-        List<Row> rows;
+        List<RowData> rows;
         try {
-            rows = records.decode(message);
+            rows = records.decodeInternal(message, projection);
         } catch (Exception | StackOverflowError e) {
             failures.inc();
             if (logged++ < LOGGED_FAILURES) {
@@ -70,13 +66,7 @@ final class OtlpDeserializationSchema implements DeserializationSchema<RowData> 
             return;
         }
         decoded.inc(rows.size());
-        for (Row r : rows) {
-            Object[] fields = new Object[projection.length];
-            for (int i = 0; i < projection.length; i++) {
-                fields[i] = r.getField(projection[i]);
-            }
-            out.collect((RowData) converter.toInternal(Row.of(fields)));
-        }
+        rows.forEach(out::collect);
     }
 
     @Override

@@ -78,8 +78,7 @@ public final class OtlpFormatFactory implements DeserializationFormatFactory {
                     DynamicTableSource.Context ctx, DataType physicalDataType) {
                 int[] projection = projection(signal, physicalDataType);
                 TypeInformation<RowData> produced = ctx.createTypeInformation(physicalDataType);
-                return new OtlpDeserializationSchema(signal, projection,
-                        ctx.createDataStructureConverter(physicalDataType), produced);
+                return new OtlpDeserializationSchema(signal, projection, produced);
             }
 
             @Override

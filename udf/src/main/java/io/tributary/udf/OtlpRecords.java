@@ -9,10 +9,12 @@ import io.tributary.tables.SchemaFlavor;
 import io.tributary.tables.TableLayouts;
 import io.tributary.tables.TableRows;
 
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * Turns one Kafka record of a signal (OTLP protobuf or OTLP/JSON, told apart per record as the job
@@ -44,14 +46,29 @@ public final class OtlpRecords {
      * @throws Exception when the record is not valid OTLP of this signal (nothing is returned then)
      */
     public List<Row> decode(byte[] value) throws Exception {
-        List<Row> out = new ArrayList<>();
+        return decode(value, type::read);
+    }
+
+    /**
+     * The record's rows as Flink's internal {@link RowData} of the fields {@code projection}
+     * names (indexes in {@link #type()}), the other columns skipped: what the {@code otlp} format
+     * emits.
+     *
+     * @throws Exception when the record is not valid OTLP of this signal (nothing is returned then)
+     */
+    public List<RowData> decodeInternal(byte[] value, int[] projection) throws Exception {
+        return decode(value, (table, in) -> type.readInternal(table, in, projection));
+    }
+
+    private <T> List<T> decode(byte[] value, BiFunction<OtelTable, RowBinaryReader, T> reader) throws Exception {
+        List<T> out = new ArrayList<>();
         try {
             transcoder.transcode(value, rows);
             rows.emit(e -> {
                 OtelTable table = OtelTable.values()[e.table];
                 RowBinaryReader in = new RowBinaryReader(e.data, 0, e.length);
                 for (int i = 0; i < e.rows; i++) {
-                    out.add(type.read(table, in));
+                    out.add(reader.apply(table, in));
                 }
                 if (in.hasMore()) {
                     throw new IllegalStateException(table + ": bytes left after " + e.rows + " rows");

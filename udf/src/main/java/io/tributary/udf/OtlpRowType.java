@@ -9,18 +9,26 @@ import io.tributary.tables.TableLayout;
 import io.tributary.tables.TableLayouts;
 
 import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericMapData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.Row;
 
 import java.lang.reflect.Array;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The Flink row type of a signal's exporter tables, and the reader that turns the rows the job
@@ -124,6 +132,67 @@ public final class OtlpRowType {
         return Row.of(values);
     }
 
+    /**
+     * Reads one row of {@code table} as Flink's internal {@link RowData}, of the fields {@code
+     * projection} names (their indexes in this type, in the order wanted); the table's other
+     * columns are skipped, not decoded.
+     */
+    public RowData readInternal(OtelTable table, RowBinaryReader in, int[] projection) {
+        TablePlan p = plans.get(table);
+        if (p == null) {
+            throw new IllegalArgumentException(table + " rows are not of this type");
+        }
+        int[] out = p.outputOf(projection, names.size());
+        GenericRowData row = new GenericRowData(projection.length);
+        if (p.metricType != null && out[0] >= 0) {
+            row.setField(out[0], StringData.fromString(p.metricType));
+        }
+        Object[][] nested = null;
+        for (int c = 0; c < p.columns.length; c++) {
+            Column col = p.columns[c];
+            int target = col.member < 0 ? out[col.field] : out[p.nestedFields[col.group]];
+            if (target < 0) {
+                col.decoder.skip(in);
+            } else if (col.member < 0) {
+                Object v = col.decoder.readInternal(in);
+                row.setField(target, v instanceof Object[] ? new GenericArrayData((Object[]) v) : v);
+            } else {
+                if (nested == null) {
+                    nested = new Object[p.nestedFields.length][];
+                }
+                if (nested[col.group] == null) {
+                    nested[col.group] = new Object[p.nestedWidth[col.group]];
+                }
+                nested[col.group][col.member] = col.decoder.readInternal(in);
+            }
+        }
+        if (nested != null) {
+            for (int g = 0; g < nested.length; g++) {
+                if (nested[g] != null) {
+                    row.setField(out[p.nestedFields[g]], zipInternal(nested[g]));
+                }
+            }
+        }
+        return row;
+    }
+
+    private static GenericArrayData zipInternal(Object[] columns) {
+        int n = 0;
+        for (Object c : columns) {
+            n = Math.max(n, c == null ? 0 : ((Object[]) c).length);
+        }
+        GenericRowData[] out = new GenericRowData[n];
+        for (int i = 0; i < n; i++) {
+            GenericRowData r = new GenericRowData(columns.length);
+            for (int m = 0; m < columns.length; m++) {
+                Object[] c = (Object[]) columns[m];
+                r.setField(m, c != null && i < c.length ? c[i] : null);
+            }
+            out[i] = r;
+        }
+        return new GenericArrayData(out);
+    }
+
     /** The arrays of a Nested structure's columns as one array of rows. */
     private static Row[] zip(Object[] columns) {
         int n = 0;
@@ -151,6 +220,22 @@ public final class OtlpRowType {
         /** Per Nested group: the row field it fills and its member count. */
         int[] nestedFields;
         int[] nestedWidth;
+        private int[] lastProjection;
+        private int[] lastOutput;
+
+        /** For each field of the type, where the projection puts it, or -1 (cached for the last projection). */
+        int[] outputOf(int[] projection, int fields) {
+            if (projection != lastProjection) {
+                int[] o = new int[fields];
+                Arrays.fill(o, -1);
+                for (int i = 0; i < projection.length; i++) {
+                    o[projection[i]] = i;
+                }
+                lastOutput = o;
+                lastProjection = projection;
+            }
+            return lastOutput;
+        }
     }
 
     /** One column of the table's RowBinary: its decoder and where its value goes. */
@@ -244,42 +329,75 @@ public final class OtlpRowType {
         }
 
         abstract Object read(RowBinaryReader in);
+
+        /** The value as Flink's internal data structure ({@code StringData}, {@code TimestampData}, ...). */
+        abstract Object readInternal(RowBinaryReader in);
+
+        abstract void skip(RowBinaryReader in);
     }
 
-    private static Decoder scalar(DataType type, java.util.function.Function<RowBinaryReader, Object> f) {
+    private static Decoder scalar(DataType type, Function<RowBinaryReader, Object> external,
+            Function<RowBinaryReader, Object> internal, int width) {
         return new Decoder(type, null) {
             @Override
             Object read(RowBinaryReader in) {
-                return f.apply(in);
+                return external.apply(in);
+            }
+
+            @Override
+            Object readInternal(RowBinaryReader in) {
+                return internal.apply(in);
+            }
+
+            @Override
+            void skip(RowBinaryReader in) {
+                if (width < 0) {
+                    in.skipString();
+                } else {
+                    in.skip(width);
+                }
             }
         };
+    }
+
+    /** A scalar whose internal value is its external one (numbers, booleans). */
+    private static Decoder scalar(DataType type, Function<RowBinaryReader, Object> f, int width) {
+        return scalar(type, f, f, width);
+    }
+
+    private static Instant instantOfNanos(long n) {
+        return Instant.ofEpochSecond(Math.floorDiv(n, 1_000_000_000L), Math.floorMod(n, 1_000_000_000L));
+    }
+
+    private static TimestampData timestampOfNanos(long n) {
+        return TimestampData.fromEpochMillis(Math.floorDiv(n, 1_000_000L), (int) Math.floorMod(n, 1_000_000L));
     }
 
     private static Decoder decoder(ChType type, String column, OtelTable t) {
         switch (type.name()) {
             case "String":
-                return scalar(DataTypes.STRING(), RowBinaryReader::readString);
+                return scalar(DataTypes.STRING(), RowBinaryReader::readString,
+                        in -> StringData.fromBytes(in.readStringBytes()), -1);
             case "Bool":
-                return scalar(DataTypes.BOOLEAN(), RowBinaryReader::readBool);
+                return scalar(DataTypes.BOOLEAN(), RowBinaryReader::readBool, 1);
             case "UInt8":
-                return scalar(DataTypes.SMALLINT(), in -> (short) in.readUInt8());
+                return scalar(DataTypes.SMALLINT(), in -> (short) in.readUInt8(), 1);
             case "Int32":
-                return scalar(DataTypes.INT(), RowBinaryReader::readInt32);
+                return scalar(DataTypes.INT(), RowBinaryReader::readInt32, 4);
             case "UInt32":
-                return scalar(DataTypes.BIGINT(), RowBinaryReader::readUInt32);
+                return scalar(DataTypes.BIGINT(), RowBinaryReader::readUInt32, 4);
             case "UInt64":
             case "Int64":
-                return scalar(DataTypes.BIGINT(), RowBinaryReader::readInt64);
+                return scalar(DataTypes.BIGINT(), RowBinaryReader::readInt64, 8);
             case "Float64":
-                return scalar(DataTypes.DOUBLE(), RowBinaryReader::readFloat64);
+                return scalar(DataTypes.DOUBLE(), RowBinaryReader::readFloat64, 8);
             case "DateTime":
-                return scalar(DataTypes.TIMESTAMP_LTZ(0), in -> Instant.ofEpochSecond(in.readDateTime()));
+                return scalar(DataTypes.TIMESTAMP_LTZ(0), in -> Instant.ofEpochSecond(in.readDateTime()),
+                        in -> TimestampData.fromEpochMillis(in.readDateTime() * 1000), 4);
             case "DateTime64":
                 if (!type.args().isEmpty() && type.arg(0).name().equals("9")) {
-                    return scalar(DataTypes.TIMESTAMP_LTZ(9), in -> {
-                        long n = in.readDateTime64();
-                        return Instant.ofEpochSecond(Math.floorDiv(n, 1_000_000_000L), Math.floorMod(n, 1_000_000_000L));
-                    });
+                    return scalar(DataTypes.TIMESTAMP_LTZ(9), in -> instantOfNanos(in.readDateTime64()),
+                            in -> timestampOfNanos(in.readDateTime64()), 8);
                 }
                 break;
             case "Map": {
@@ -296,6 +414,26 @@ public final class OtlpRowType {
                         }
                         return m;
                     }
+
+                    @Override
+                    Object readInternal(RowBinaryReader in) {
+                        int n = in.readLength();
+                        Map<Object, Object> m = new LinkedHashMap<>(Math.max(4, n * 2));
+                        for (int i = 0; i < n; i++) {
+                            Object key = k.readInternal(in);
+                            m.put(key, v.readInternal(in));
+                        }
+                        return new GenericMapData(m);
+                    }
+
+                    @Override
+                    void skip(RowBinaryReader in) {
+                        int n = in.readLength();
+                        for (int i = 0; i < n; i++) {
+                            k.skip(in);
+                            v.skip(in);
+                        }
+                    }
                 };
             }
             case "Array": {
@@ -310,6 +448,24 @@ public final class OtlpRowType {
                             Array.set(a, i, e.read(in));
                         }
                         return a;
+                    }
+
+                    @Override
+                    Object readInternal(RowBinaryReader in) {
+                        int n = in.readLength();
+                        Object[] a = new Object[n];
+                        for (int i = 0; i < n; i++) {
+                            a[i] = e.readInternal(in);
+                        }
+                        return a; // the caller wraps it (GenericArrayData), or zips it with the other Nested columns
+                    }
+
+                    @Override
+                    void skip(RowBinaryReader in) {
+                        int n = in.readLength();
+                        for (int i = 0; i < n; i++) {
+                            e.skip(in);
+                        }
                     }
                 };
             }

@@ -215,6 +215,22 @@ class OtlpFunctionsITCase {
         List<String> expected = new ArrayList<>();
         viaFormat.forEach(r -> expected.add(r.getField("Duration") + "|" + r.getField("SpanName") + "|" + r.getField("Timestamp")));
         assertThat(few).containsExactlyInAnyOrderElementsOf(expected);
+
+        // metrics: the union's columns, NULL where a point's table has none, nested rows included
+        String cols = "MetricType, MetricName, `Value`, BucketCounts, ValueAtQuantiles, StartTimeUnix, Exemplars";
+        t.executeSql("CREATE TABLE points (MetricType STRING, MetricName STRING, `Value` DOUBLE, BucketCounts ARRAY<BIGINT>,"
+                + " ValueAtQuantiles ARRAY<ROW<Quantile DOUBLE, `Value` DOUBLE>>, StartTimeUnix TIMESTAMP_LTZ(0),"
+                + " Exemplars ARRAY<ROW<FilteredAttributes MAP<STRING, STRING>, TimeUnix TIMESTAMP_LTZ(0), `Value` DOUBLE,"
+                + " SpanId STRING, TraceId STRING>>) WITH ("
+                + kafka(Signal.METRICS, "'format' = 'otlp', 'otlp.signal' = 'metrics'") + ")");
+        List<String> viaPoints = new ArrayList<>();
+        collect(t.executeSql("SELECT " + cols + " FROM points")).forEach(r -> viaPoints.add(r.toString()));
+        t.executeSql("CREATE TABLE raw_metrics (`value` BYTES) WITH (" + kafka(Signal.METRICS, "'format' = 'raw'") + ")");
+        List<String> viaFunction = new ArrayList<>();
+        collect(t.executeSql("SELECT " + cols + " FROM raw_metrics, LATERAL TABLE(OTLP_METRIC_POINTS(`value`))"))
+                .forEach(r -> viaFunction.add(r.toString()));
+        assertThat(viaPoints).hasSizeGreaterThan(100).containsExactlyInAnyOrderElementsOf(viaFunction);
+        assertThat(String.join("\n", viaPoints)).contains("summary", "histogram", "gauge");
     }
 
     @Test
