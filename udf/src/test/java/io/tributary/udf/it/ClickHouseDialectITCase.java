@@ -5,10 +5,8 @@ import io.tributary.it.RealServices;
 
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -82,14 +79,6 @@ class ClickHouseDialectITCase {
         return t;
     }
 
-    private static List<Row> collect(TableResult r) throws Exception {
-        List<Row> out = new ArrayList<>();
-        try (CloseableIterator<Row> it = r.collect()) {
-            it.forEachRemaining(out::add);
-        }
-        return out;
-    }
-
     @Test
     void appendThenScanEveryTypeExactly() throws Exception {
         TableEnvironment t = batch();
@@ -126,7 +115,7 @@ class ClickHouseDialectITCase {
                         + "\t4294967295\t0\t{'a':'b'}\t['only']\t[0]\t[0]\t[{'':''}]");
 
         // and read back through the scan source
-        List<Row> rows = collect(t.executeSql("SELECT * FROM all_types ORDER BY id"));
+        List<Row> rows = SqlTesting.collect(t.executeSql("SELECT * FROM all_types ORDER BY id"));
         assertThat(rows).hasSize(2);
         Row r = rows.get(0);
         assertThat(Arrays.asList(r.getField("id"), r.getField("s"), r.getField("lc"), r.getField("i8"), r.getField("i16"),
@@ -171,7 +160,7 @@ class ClickHouseDialectITCase {
         t.executeSql("CREATE TABLE owners (service STRING, team STRING, tier SMALLINT) WITH ('connector' = 'jdbc',"
                 + " 'url' = '" + url() + "', 'table-name' = 'owners', " + cacheOptions + ")");
         long before = selects();
-        List<Row> rows = collect(t.executeSql("SELECT p.service, o.team, o.tier FROM probe AS p"
+        List<Row> rows = SqlTesting.collect(t.executeSql("SELECT p.service, o.team, o.tier FROM probe AS p"
                 + " LEFT JOIN owners FOR SYSTEM_TIME AS OF p.proc AS o ON p.service = o.service"));
         long after = selects();
         assertThat(rows).containsExactly(Row.of("checkout", "payments", (short) 1), Row.of("cart", "shop", (short) 2),
@@ -210,11 +199,11 @@ class ClickHouseDialectITCase {
                 + "', 'table-name' = 'owners')");
         t.executeSql("CREATE TABLE owners_plain (service STRING, team STRING) WITH ('connector' = 'jdbc', 'url' = '" + url()
                 + "', 'table-name' = 'owners', 'username' = '" + PW_USER + "', 'password' = 'pw-from-the-environment')");
-        assertThat(collect(t.executeSql("SELECT team FROM owners_file WHERE service = 'cart'"))).containsExactly(Row.of("shop"));
-        assertThat(collect(t.executeSql("SELECT count(*) FROM owners_env"))).containsExactly(Row.of(3L));
-        assertThatThrownBy(() -> collect(t.executeSql("SELECT * FROM owners_none")))
+        assertThat(SqlTesting.collect(t.executeSql("SELECT team FROM owners_file WHERE service = 'cart'"))).containsExactly(Row.of("shop"));
+        assertThat(SqlTesting.collect(t.executeSql("SELECT count(*) FROM owners_env"))).containsExactly(Row.of(3L));
+        assertThatThrownBy(() -> SqlTesting.collect(t.executeSql("SELECT * FROM owners_none")))
                 .hasStackTraceContaining(PW_USER); // ClickHouse refuses the user without its password
-        assertThatThrownBy(() -> collect(t.executeSql("SELECT * FROM owners_plain")))
+        assertThatThrownBy(() -> SqlTesting.collect(t.executeSql("SELECT * FROM owners_plain")))
                 .rootCause().hasMessageStartingWith("'password': a ClickHouse password is never in a table's options");
     }
 }

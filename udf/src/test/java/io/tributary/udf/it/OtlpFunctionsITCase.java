@@ -20,26 +20,19 @@ import io.tributary.udf.OtlpSpans;
 import io.tributary.udf.SqlCommenter;
 import io.tributary.udf.Traceparent;
 
-import org.apache.flink.api.common.JobID;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.reflect.Array;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -64,12 +57,7 @@ class OtlpFunctionsITCase {
     private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final MiniClusterExtension MINI_CLUSTER = SqlTesting.miniCluster(REPORTER);
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String DB = RealServices.uniqueName("it_udf");
@@ -148,8 +136,9 @@ class OtlpFunctionsITCase {
         TableEnvironment t = sql();
         t.executeSql("CREATE TABLE raw_records (`value` BYTES) WITH (" + kafka(s, "'format' = 'raw'") + ")");
         TableResult r = t.executeSql("SELECT f.* FROM raw_records, LATERAL TABLE(" + function + "(`value`)) AS f");
-        List<Row> rows = collect(r);
-        assertThat(decodeFailures(r.getJobClient().orElseThrow().getJobID())).as("undecodable records counted").isEqualTo(1);
+        List<Row> rows = SqlTesting.collect(r);
+        assertThat(SqlTesting.counter(REPORTER, r.getJobClient().orElseThrow().getJobID(), "decodeFailures"))
+                .as("undecodable records counted").isEqualTo(1);
         return rows;
     }
 
@@ -166,10 +155,10 @@ class OtlpFunctionsITCase {
         // OTLP/JSON read as text: the same rows as from its bytes
         TableEnvironment t = sql();
         t.executeSql("CREATE TABLE text_records (`value` STRING) WITH (" + kafka(Signal.LOGS, "'format' = 'raw'") + ")");
-        List<Row> fromText = collect(t.executeSql("SELECT f.* FROM text_records, LATERAL TABLE(OTLP_LOG_RECORDS(`value`)) AS f"
+        List<Row> fromText = SqlTesting.collect(t.executeSql("SELECT f.* FROM text_records, LATERAL TABLE(OTLP_LOG_RECORDS(`value`)) AS f"
                 + " WHERE `value` LIKE '{%'"));
         t.executeSql("CREATE TABLE byte_records (`value` BYTES) WITH (" + kafka(Signal.LOGS, "'format' = 'raw'") + ")");
-        List<Row> fromBytes = collect(t.executeSql("SELECT f.* FROM byte_records, LATERAL TABLE(OTLP_LOG_RECORDS(`value`)) AS f"
+        List<Row> fromBytes = SqlTesting.collect(t.executeSql("SELECT f.* FROM byte_records, LATERAL TABLE(OTLP_LOG_RECORDS(`value`)) AS f"
                 + " WHERE `value` >= x'7b' AND `value` < x'7c'"));
         assertThat(fromText).hasSize(5 * 64).containsExactlyInAnyOrderElementsOf(fromBytes);
     }
@@ -205,13 +194,13 @@ class OtlpFunctionsITCase {
         }
         TableEnvironment t = sql();
         t.executeSql("CREATE TABLE spans (" + columns + ") WITH (" + kafka(Signal.TRACES, "'format' = 'otlp', 'otlp.signal' = 'traces'") + ")");
-        List<Row> viaFormat = collect(t.executeSql("SELECT * FROM spans"));
+        List<Row> viaFormat = SqlTesting.collect(t.executeSql("SELECT * FROM spans"));
         assertSameRows("otel_traces", viaFormat);
         // a table may declare some of the columns, in any order
         t.executeSql("CREATE TABLE few (Duration BIGINT, SpanName STRING, `Timestamp` TIMESTAMP_LTZ(9)) WITH ("
                 + kafka(Signal.TRACES, "'format' = 'otlp', 'otlp.signal' = 'traces'") + ")");
         List<String> few = new ArrayList<>();
-        collect(t.executeSql("SELECT * FROM few")).forEach(r -> few.add(r.getField(0) + "|" + r.getField(1) + "|" + r.getField(2)));
+        SqlTesting.collect(t.executeSql("SELECT * FROM few")).forEach(r -> few.add(r.getField(0) + "|" + r.getField(1) + "|" + r.getField(2)));
         List<String> expected = new ArrayList<>();
         viaFormat.forEach(r -> expected.add(r.getField("Duration") + "|" + r.getField("SpanName") + "|" + r.getField("Timestamp")));
         assertThat(few).containsExactlyInAnyOrderElementsOf(expected);
@@ -224,10 +213,10 @@ class OtlpFunctionsITCase {
                 + " SpanId STRING, TraceId STRING>>) WITH ("
                 + kafka(Signal.METRICS, "'format' = 'otlp', 'otlp.signal' = 'metrics'") + ")");
         List<String> viaPoints = new ArrayList<>();
-        collect(t.executeSql("SELECT " + cols + " FROM points")).forEach(r -> viaPoints.add(r.toString()));
+        SqlTesting.collect(t.executeSql("SELECT " + cols + " FROM points")).forEach(r -> viaPoints.add(r.toString()));
         t.executeSql("CREATE TABLE raw_metrics (`value` BYTES) WITH (" + kafka(Signal.METRICS, "'format' = 'raw'") + ")");
         List<String> viaFunction = new ArrayList<>();
-        collect(t.executeSql("SELECT " + cols + " FROM raw_metrics, LATERAL TABLE(OTLP_METRIC_POINTS(`value`))"))
+        SqlTesting.collect(t.executeSql("SELECT " + cols + " FROM raw_metrics, LATERAL TABLE(OTLP_METRIC_POINTS(`value`))"))
                 .forEach(r -> viaFunction.add(r.toString()));
         assertThat(viaPoints).hasSizeGreaterThan(100).containsExactlyInAnyOrderElementsOf(viaFunction);
         assertThat(String.join("\n", viaPoints)).contains("summary", "histogram", "gauge");
@@ -238,7 +227,7 @@ class OtlpFunctionsITCase {
         TableEnvironment t = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         t.createTemporarySystemFunction("TRACEPARENT", Traceparent.class);
         t.createTemporarySystemFunction("SQLCOMMENTER", SqlCommenter.class);
-        List<Row> rows = collect(t.executeSql("SELECT"
+        List<Row> rows = SqlTesting.collect(t.executeSql("SELECT"
                 + " TRACEPARENT('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01').trace_id,"
                 + " TRACEPARENT('SELECT 1 /*traceparent=''00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01''*/').flags,"
                 + " TRACEPARENT('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7') IS NULL,"
@@ -402,27 +391,5 @@ class OtlpFunctionsITCase {
             default:
                 return "n:" + v;
         }
-    }
-
-    // ---- helpers ----
-
-    private static List<Row> collect(TableResult r) throws Exception {
-        List<Row> out = new ArrayList<>();
-        try (CloseableIterator<Row> it = r.collect()) {
-            it.forEachRemaining(out::add);
-        }
-        return out;
-    }
-
-    /** The functions' and the format's decodeFailures counters of a job, summed. */
-    static long decodeFailures(JobID job) {
-        long n = 0;
-        for (Map.Entry<org.apache.flink.metrics.MetricGroup, Map<String, Metric>> g : REPORTER.getMetricsByGroup().entrySet()) {
-            Metric m = g.getValue().get("decodeFailures");
-            if (m != null && job.toString().equals(g.getKey().getAllVariables().get("<job_id>"))) {
-                n += ((Counter) m).getCount();
-            }
-        }
-        return n;
     }
 }

@@ -19,12 +19,7 @@ import io.tributary.tools.loadgen.OtlpJsonWriter;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
@@ -55,12 +50,7 @@ class SpanMetricsITCase {
     private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-                    .setNumberTaskManagers(1)
-                    .setNumberSlotsPerTaskManager(4)
-                    .build());
+    static final MiniClusterExtension MINI_CLUSTER = SqlTesting.miniCluster(REPORTER);
 
     private static final String SCRIPT = "../sql/flink/span_metrics.sql";
     private static final long T0 = 1_767_261_600_000_000_000L; // 2026-01-01 10:00:00 UTC, a minute's start
@@ -294,7 +284,7 @@ class SpanMetricsITCase {
                 "--flink.restart-strategy.type", "none"});
             assertThat(ch.query("SELECT toUnixTimestamp(StartTimeUnix) - 1767261600, Value FROM " + db
                     + ".otel_metrics_sum ORDER BY 1 FORMAT TSV")).isEqualTo("0\t2\n240\t1\n300\t1\n");
-            assertThat(counter(jobs.get(0), "numLateRecordsDropped")).isEqualTo(2);
+            assertThat(SqlTesting.counter(REPORTER, jobs.get(0), "numLateRecordsDropped")).isEqualTo(2);
         } finally {
             ch.execute("DROP DATABASE IF EXISTS " + db);
         }
@@ -308,16 +298,5 @@ class SpanMetricsITCase {
         return ExportTraceServiceRequest.newBuilder()
                 .addResourceSpans(ResourceSpans.newBuilder().setResource(resource("late-svc")).addScopeSpans(ss))
                 .build().toByteArray();
-    }
-
-    private static long counter(JobID job, String name) {
-        long n = 0;
-        for (Map.Entry<MetricGroup, Map<String, Metric>> g : REPORTER.getMetricsByGroup().entrySet()) {
-            Metric m = g.getValue().get(name);
-            if (m instanceof Counter && job.toString().equals(g.getKey().getAllVariables().get("<job_id>"))) {
-                n += ((Counter) m).getCount();
-            }
-        }
-        return n;
     }
 }
