@@ -56,7 +56,7 @@ public abstract class OtlpTableFunction extends TableFunction<Row> {
         if (record == null) {
             return;
         }
-        if (records == null) { // constant folding at planning calls eval without open
+        if (records == null) { // called outside a Flink task, without open
             records = new OtlpRecords(signal);
         }
         List<Row> rows;
