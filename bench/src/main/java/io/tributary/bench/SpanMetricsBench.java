@@ -21,7 +21,8 @@ import java.util.Locale;
  * in this JVM) over a large and a small topic of the same spans; the difference of the two runs
  * is the steady state, with planning, start-up and the final windows cancelled out: spans per
  * second and core-µs per span (this process's CPU). The same for the script's source half alone
- * (format 'otlp' into a blackhole), which says what the windows and the JDBC writes add.
+ * (format 'otlp' into a blackhole), which says what the windows and the JDBC writes add, and for
+ * raw records through {@code OTLP_SPANS} into a blackhole.
  */
 final class SpanMetricsBench {
 
@@ -46,13 +47,13 @@ final class SpanMetricsBench {
                 TributaryConfig.fromArgs(concat(base, "--signals", "metrics")), TableEngine.MERGE_TREE, null);
         Path home = Path.of(System.getProperty("tributary.home", "."));
         Path spanMetrics = home.resolve("sql/flink/span_metrics.sql");
-        Path decodeOnly = Files.createTempFile("span_decode_only", ".sql");
-        try (InputStream in = SpanMetricsBench.class.getResourceAsStream("/span_decode_only.sql")) {
-            Files.write(decodeOnly, in.readAllBytes());
-        }
+        Path decodeOnly = resource("span_decode_only.sql");
+        Path functionOnly = resource("span_function_only.sql");
         try (ClickHouseClient ch = new ClickHouseClient(ClickHouseEndpoint.of(url), Duration.ofMinutes(2))) {
-            for (Path script : List.of(decodeOnly, spanMetrics)) {
-                String name = script.equals(spanMetrics) ? "span_metrics.sql" : "source half (otlp format -> blackhole)";
+            for (Path script : List.of(functionOnly, decodeOnly, spanMetrics)) {
+                String name = script.equals(spanMetrics) ? "span_metrics.sql"
+                        : script.equals(decodeOnly) ? "source half (otlp format -> blackhole)"
+                        : "OTLP_SPANS (raw bytes, LATERAL TABLE -> blackhole)";
                 // warm the JVM once on the small topic, then measure small and large
                 once(script, base, little, small);
                 Run s = once(script, base, little, small);
@@ -72,7 +73,17 @@ final class SpanMetricsBench {
             ch.execute("DROP DATABASE IF EXISTS " + db);
         } finally {
             Files.deleteIfExists(decodeOnly);
+            Files.deleteIfExists(functionOnly);
         }
+    }
+
+    /** A script of the benchmark's resources as a file. */
+    private static Path resource(String name) throws Exception {
+        Path file = Files.createTempFile(name.replace(".sql", ""), ".sql");
+        try (InputStream in = SpanMetricsBench.class.getResourceAsStream("/" + name)) {
+            Files.write(file, in.readAllBytes());
+        }
+        return file;
     }
 
     private static Run once(Path script, String[] base, String topic, long spans) throws Exception {

@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
 /**
  * A Flink SQL script as {@code bin/tributary sql} runs it: {@code ${key}} and {@code ${key:-default}}
  * replaced by settings, then split into statements at the semicolons outside string literals,
- * quoted identifiers and comments; an {@code EXECUTE STATEMENT SET BEGIN ... END} block stays one
- * statement.
+ * quoted identifiers and comments; an {@code EXECUTE STATEMENT SET BEGIN ... END} block (or {@code
+ * EXPLAIN STATEMENT SET ...}) stays one statement.
  */
 public final class SqlScript {
 
@@ -62,7 +62,8 @@ public final class SqlScript {
         StringBuilder block = null;
         for (String s : raw) {
             String head = keywords(s);
-            if (block == null && (head.startsWith("EXECUTE STATEMENT SET") || head.startsWith("BEGIN STATEMENT SET"))) {
+            if (block == null && (head.startsWith("EXECUTE STATEMENT SET") || head.startsWith("BEGIN STATEMENT SET")
+                    || head.startsWith("EXPLAIN STATEMENT SET"))) {
                 block = new StringBuilder(s);
                 continue;
             }

@@ -9,7 +9,7 @@ import org.apache.flink.table.functions.TableFunction;
 import org.apache.flink.table.types.inference.InputTypeStrategies;
 import org.apache.flink.table.types.inference.TypeInference;
 import org.apache.flink.table.types.logical.LogicalTypeFamily;
-import org.apache.flink.types.Row;
+import org.apache.flink.table.data.RowData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,10 +19,10 @@ import java.util.Optional;
 /**
  * A table function that turns one Kafka record of OTLP (protobuf or OTLP/JSON, detected per record;
  * {@code BYTES}, or {@code STRING} for OTLP/JSON read as text) into the rows the job writes for it, with the columns of the exporter's tables ({@link
- * OtlpRowType}). A record that cannot be decoded yields no rows: it is counted ({@code
+ * OtlpRowType}), built as Flink's internal rows. A record that cannot be decoded yields no rows: it is counted ({@code
  * tributary.decodeFailures} in the function's metric group) and logged, and the query goes on.
  */
-public abstract class OtlpTableFunction extends TableFunction<Row> {
+public abstract class OtlpTableFunction extends TableFunction<RowData> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(OtlpTableFunction.class);
     /** Failures logged in full per task; the counter counts all of them. */
@@ -30,6 +30,8 @@ public abstract class OtlpTableFunction extends TableFunction<Row> {
 
     private final Signal signal;
     private transient OtlpRecords records;
+    /** Every field of the signal's row, in order. */
+    private transient int[] allFields;
     private transient Counter failures;
     private transient Counter decoded;
     private transient long logged;
@@ -40,7 +42,7 @@ public abstract class OtlpTableFunction extends TableFunction<Row> {
 
     @Override
     public void open(FunctionContext context) {
-        records = new OtlpRecords(signal);
+        init();
         var group = context.getMetricGroup().addGroup("tributary").addGroup("signal", signal.id());
         failures = group.counter("decodeFailures");
         decoded = group.counter("rowsDecoded");
@@ -57,11 +59,11 @@ public abstract class OtlpTableFunction extends TableFunction<Row> {
             return;
         }
         if (records == null) { // called outside a Flink task, without open
-            records = new OtlpRecords(signal);
+            init();
         }
-        List<Row> rows;
+        List<RowData> rows;
         try {
-            rows = records.decode(record);
+            rows = records.decodeInternal(record, allFields);
         } catch (Exception | StackOverflowError e) {
             if (failures != null) {
                 failures.inc();
@@ -78,6 +80,11 @@ public abstract class OtlpTableFunction extends TableFunction<Row> {
         rows.forEach(this::collect);
     }
 
+    private void init() {
+        records = new OtlpRecords(signal);
+        allFields = java.util.stream.IntStream.range(0, records.type().names().size()).toArray();
+    }
+
     @Override
     public TypeInference getTypeInference(DataTypeFactory typeFactory) {
         OtlpRowType type = OtlpRowType.of(signal);
@@ -85,7 +92,7 @@ public abstract class OtlpTableFunction extends TableFunction<Row> {
                 .inputTypeStrategy(InputTypeStrategies.or(
                         InputTypeStrategies.sequence(InputTypeStrategies.logical(LogicalTypeFamily.BINARY_STRING)),
                         InputTypeStrategies.sequence(InputTypeStrategies.logical(LogicalTypeFamily.CHARACTER_STRING))))
-                .outputTypeStrategy(call -> Optional.of(type.dataType()))
+                .outputTypeStrategy(call -> Optional.of(type.dataType().bridgedTo(RowData.class)))
                 .build();
     }
 }

@@ -32,6 +32,8 @@ class SqlScriptTest {
         assertThat(SqlScript.statementSetInserts(statements.get(1)))
                 .containsExactly("INSERT INTO a SELECT * FROM v", "-- second\nINSERT INTO b SELECT * FROM v");
         assertThat(statements.get(2)).isEqualTo("SELECT 2");
+        assertThat(SqlScript.statements("EXPLAIN STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END;"))
+                .containsExactly("EXPLAIN STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END");
         assertThatThrownBy(() -> SqlScript.statements("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;"))
                 .hasMessageContaining("no END");
         assertThatThrownBy(() -> SqlScript.statementSetInserts("EXECUTE STATEMENT SET BEGIN CREATE TABLE x (a INT); END"))
