@@ -18,7 +18,7 @@ import java.util.Set;
  * <table>
  *   <caption>types</caption>
  *   <tr><th>Flink</th><th>ClickHouse</th></tr>
- *   <tr><td>STRING, VARCHAR, CHAR</td><td>String, LowCardinality(String), FixedString</td></tr>
+ *   <tr><td>STRING, VARCHAR, CHAR</td><td>String, LowCardinality(String)</td></tr>
  *   <tr><td>BOOLEAN</td><td>Bool</td></tr>
  *   <tr><td>TINYINT, SMALLINT, INT, BIGINT</td><td>Int8, Int16, Int32, Int64, and the UInt types whose
  *       values fit (UInt8 in SMALLINT, UInt16 in INT, UInt32 in BIGINT)</td></tr>
