@@ -7,12 +7,15 @@ import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Entry point of the shaded job jar on a Flink cluster ({@code flink run tributary-job.jar --key
  * value ...}). See README for the keys.
  */
 public final class TributaryJob {
+    private static final Logger LOG = LoggerFactory.getLogger(TributaryJob.class);
 
     private TributaryJob() {}
 
@@ -23,6 +26,7 @@ public final class TributaryJob {
 
     /** Creates the schema when asked, wires the topology and runs it until it ends. */
     public static void run(StreamExecutionEnvironment env, TributaryConfig config) throws Exception {
+        config.warnings().forEach(LOG::warn);
         if (config.get(TributaryOptions.CLICKHOUSE_CREATE_SCHEMA)) {
             SchemaManager.create(TributaryTopology.endpoint(config), config, TableEngine.MERGE_TREE, null);
         }

@@ -122,8 +122,10 @@ public final class ClickHouseClient implements InsertClient {
         if (body.length() > 2000) {
             body = body.substring(0, 2000) + "...";
         }
+        // 401/403 without a ClickHouse code come from a proxy in front of it; either way, the user
+        String who = status == 401 || status == 403 ? " refusing user '" + user + "' (clickhouse.user and its password)" : "";
         throw new ClickHouseException(
-                "ClickHouse answered HTTP " + status + (code >= 0 ? " (code " + code + ")" : "") + ": " + body,
+                "ClickHouse answered HTTP " + status + (code >= 0 ? " (code " + code + ")" : "") + who + ": " + body,
                 status,
                 code,
                 ClickHouseErrors.isRetryable(status, code));

@@ -15,11 +15,13 @@ import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -141,6 +143,12 @@ public final class TributaryConfig implements Serializable {
                 flink.put(key.substring(TributaryOptions.FLINK_PREFIX.length()), e.getValue());
                 continue;
             }
+            if (key.equals(TributaryOptions.CLICKHOUSE_URL.key()) && hasUserInfo(e.getValue())) {
+                // the value is not repeated: it holds a password
+                throw new ConfigException("clickhouse.url: a user or password in the URL is refused (the Flink dashboard"
+                        + " shows arguments to everyone); give the user as clickhouse.user and the password as"
+                        + " clickhouse.password-env or clickhouse.password-file");
+            }
             if (key.equals("clickhouse.password")) {
                 throw new ConfigException(
                         "clickhouse.password: a password is never a plain setting (arguments are shown in the "
@@ -160,6 +168,38 @@ public final class TributaryConfig implements Serializable {
         TributaryConfig c = new TributaryConfig(values, Collections.unmodifiableMap(kafka), Collections.unmodifiableMap(flink));
         c.crossCheck();
         return c;
+    }
+
+    private static boolean hasUserInfo(String url) {
+        try {
+            return java.net.URI.create(url.trim()).getRawUserInfo() != null;
+        } catch (IllegalArgumentException e) {
+            return false; // the option's own parser says what is wrong with it
+        }
+    }
+
+    /**
+     * What is allowed but unwise, for the log at start: a password sent over plain {@code http://}
+     * to a host other than this one.
+     */
+    public List<String> warnings() {
+        List<String> out = new ArrayList<>();
+        String passwordKey = get(TributaryOptions.CLICKHOUSE_PASSWORD_ENV) != null ? TributaryOptions.CLICKHOUSE_PASSWORD_ENV.key()
+                : get(TributaryOptions.CLICKHOUSE_PASSWORD_FILE) != null ? TributaryOptions.CLICKHOUSE_PASSWORD_FILE.key() : null;
+        java.net.URI url = java.net.URI.create(get(TributaryOptions.CLICKHOUSE_URL));
+        if (passwordKey != null && "http".equalsIgnoreCase(url.getScheme()) && !isLoopback(url.getHost())) {
+            out.add("clickhouse.url: the password (" + passwordKey + ") goes to " + url.getHost()
+                    + " over plain http://, readable on the way; use https://");
+        }
+        return out;
+    }
+
+    private static boolean isLoopback(String host) {
+        if (host == null) {
+            return true;
+        }
+        String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+        return h.equalsIgnoreCase("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1");
     }
 
     private void crossCheck() {

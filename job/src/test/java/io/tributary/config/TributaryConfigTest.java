@@ -130,4 +130,32 @@ class TributaryConfigTest {
         assertThat(TributaryConfig.fromArgs(new String[] {"--dlq.topic", ""}).get(TributaryOptions.DLQ_TOPIC)).isEmpty();
         assertThat(TributaryConfig.fromArgs(new String[0]).get(TributaryOptions.DLQ_TOPIC)).isEqualTo("otlp_dlq");
     }
+
+    @Test
+    void credentialsInTheClickHouseUrlAreRefusedWithoutRepeatingThem() {
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "https://writer:s3cret@ch.example:8443"}))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("clickhouse.url: a user or password in the URL is refused")
+                .hasMessageContaining("clickhouse.password-env")
+                .hasMessageNotContaining("s3cret");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "http://writer@ch.example:8123"}))
+                .hasMessageStartingWith("clickhouse.url: a user or password in the URL is refused");
+    }
+
+    @Test
+    void aPasswordOverPlainHttpToAnotherHostIsWarnedOf() {
+        assertThat(TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "http://ch.example:8123",
+            "--clickhouse.password-env", "CH_PW"}).warnings())
+                .containsExactly("clickhouse.url: the password (clickhouse.password-env) goes to ch.example over plain"
+                        + " http://, readable on the way; use https://");
+        assertThat(TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "http://10.0.0.7:8123",
+            "--clickhouse.password-file", "/run/pw"}).warnings()).singleElement().asString()
+                .contains("(clickhouse.password-file) goes to 10.0.0.7");
+        for (String quiet : new String[] {"https://ch.example:8443", "http://localhost:8123", "http://127.0.0.1:8123",
+            "http://[::1]:8123"}) {
+            assertThat(TributaryConfig.fromArgs(new String[] {"--clickhouse.url", quiet, "--clickhouse.password-env", "CH_PW"})
+                    .warnings()).as(quiet).isEmpty();
+        }
+        assertThat(TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "http://ch.example:8123"}).warnings()).isEmpty();
+    }
 }

@@ -83,6 +83,7 @@ public final class SqlRunner {
         String text = Files.readString(file, StandardCharsets.UTF_8);
         String[] args = java.util.Arrays.copyOfRange(argv, 1, argv.length);
         Prepared p = prepare(text, args);
+        p.config.warnings().forEach(w -> System.err.println("tributary: warning: " + w));
         Configuration conf = new Configuration();
         boolean embedded = Boolean.getBoolean(EMBEDDED_PROPERTY);
         if (embedded) {
