@@ -25,6 +25,8 @@
 -- SQL client, add udf/target/tributary-udf.jar).
 CREATE TEMPORARY SYSTEM FUNCTION IF NOT EXISTS HISTOGRAM_BUCKETS AS 'io.tributary.udf.HistogramBuckets';
 
+-- windows on UTC wall clocks: the window bounds written as instants are exact whatever the JVM's zone
+SET 'table.local-time-zone' = 'UTC';
 SET 'table.exec.source.idle-timeout' = '${span-metrics.idle-timeout-seconds:-30} s';
 
 CREATE TEMPORARY TABLE spans (

@@ -170,12 +170,14 @@ public final class TributaryConfig implements Serializable {
         return c;
     }
 
+    /** True when the URL's authority (between {@code ://} and the path) has an {@code @}: a user, maybe a password. */
     private static boolean hasUserInfo(String url) {
-        try {
-            return java.net.URI.create(url.trim()).getRawUserInfo() != null;
-        } catch (IllegalArgumentException e) {
-            return false; // the option's own parser says what is wrong with it
+        int start = url.indexOf("://");
+        if (start < 0) {
+            return false;
         }
+        int end = url.indexOf('/', start + 3);
+        return url.substring(start + 3, end < 0 ? url.length() : end).contains("@");
     }
 
     /**

@@ -138,8 +138,14 @@ class TributaryConfigTest {
                 .hasMessageStartingWith("clickhouse.url: a user or password in the URL is refused")
                 .hasMessageContaining("clickhouse.password-env")
                 .hasMessageNotContaining("s3cret");
-        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "http://writer@ch.example:8123"}))
-                .hasMessageStartingWith("clickhouse.url: a user or password in the URL is refused");
+        // passwords java.net.URI would not read as user info, or not parse at all, are refused as well, unrepeated
+        for (String url : new String[] {"http://writer@ch.example:8123", "http://u:p@ss@ch.example:8123",
+            "http://u:p#w@ch.example", "http://u:100% {secret}@ch.example:8123/"}) {
+            assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", url}))
+                    .as(url)
+                    .hasMessageStartingWith("clickhouse.url: a user or password in the URL is refused")
+                    .hasMessageNotContaining("secret").hasMessageNotContaining("p@ss").hasMessageNotContaining("p#w");
+        }
     }
 
     @Test

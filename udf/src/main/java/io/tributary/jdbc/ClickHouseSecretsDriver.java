@@ -69,6 +69,14 @@ public final class ClickHouseSecretsDriver implements Driver {
     record Resolved(String url, String password) {}
 
     static Resolved resolve(String url) throws SQLException {
+        int scheme = url.indexOf("://");
+        if (scheme >= 0) {
+            int end = url.indexOf('/', scheme + 3);
+            if (url.substring(scheme + 3, end < 0 ? url.length() : end).contains("@")) {
+                throw new ClickHouseRefusalException("'url': a user or password in the URL's host part is refused;"
+                        + " give ?user=NAME and ?password-env=VARIABLE or ?password-file=PATH");
+            }
+        }
         int q = url.indexOf('?');
         if (q < 0) {
             return new Resolved(url, null);
@@ -77,6 +85,10 @@ public final class ClickHouseSecretsDriver implements Driver {
         String env = null;
         String file = null;
         for (String p : url.substring(q + 1).split("&")) {
+            if (p.startsWith("password=")) {
+                throw new ClickHouseRefusalException("'url': a password parameter is refused (Flink keeps the URL in its"
+                        + " plan); give ?password-env=VARIABLE or ?password-file=PATH");
+            }
             if (p.startsWith(PASSWORD_ENV + "=")) {
                 env = p.substring(PASSWORD_ENV.length() + 1);
             } else if (p.startsWith(PASSWORD_FILE + "=")) {

@@ -188,12 +188,12 @@ public final class SqlRunner {
         List<TableResult> jobs = new java.util.ArrayList<>();
         for (String s : statements) {
             String head = SqlScript.keywords(s);
-            if (head.startsWith("EXECUTE STATEMENT SET") || head.startsWith("BEGIN STATEMENT SET")) {
+            if (SqlScript.startsStatementSet(head.split(";")[0]) && !head.startsWith("EXPLAIN")) {
                 StatementSet set = tEnv.createStatementSet();
                 SqlScript.statementSetInserts(s).forEach(set::addInsertSql);
                 jobs.add(set.execute());
             } else if (head.startsWith("EXECUTE INSERT ")) {
-                jobs.add(tEnv.executeSql(s.strip().substring("EXECUTE".length())));
+                jobs.add(tEnv.executeSql(SqlScript.withoutCommentsText(s).substring("EXECUTE".length())));
             } else if (head.startsWith("SET ") || head.equals("SET") || head.startsWith("RESET")) {
                 SqlScript.Setting set = SqlScript.setting(s);
                 if (set == null) {

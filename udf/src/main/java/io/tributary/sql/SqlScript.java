@@ -62,8 +62,7 @@ public final class SqlScript {
         StringBuilder block = null;
         for (String s : raw) {
             String head = keywords(s);
-            if (block == null && (head.startsWith("EXECUTE STATEMENT SET") || head.startsWith("BEGIN STATEMENT SET")
-                    || head.startsWith("EXPLAIN STATEMENT SET"))) {
+            if (block == null && startsStatementSet(head)) {
                 block = new StringBuilder(s);
                 continue;
             }
@@ -83,6 +82,21 @@ public final class SqlScript {
             throw new ConfigException("the script's STATEMENT SET has no END");
         }
         return out;
+    }
+
+    /**
+     * True for the first part of a statement set: {@code EXECUTE STATEMENT SET BEGIN ...}, {@code
+     * EXPLAIN [details] [PLAN FOR] STATEMENT SET BEGIN ...}, or the SQL client's {@code BEGIN
+     * STATEMENT SET}.
+     */
+    static boolean startsStatementSet(String head) {
+        return head.equals("BEGIN STATEMENT SET")
+                || head.matches("(EXECUTE|EXPLAIN)\\b.*\\bSTATEMENT SET BEGIN\\b.*");
+    }
+
+    /** The statement without its comments (each replaced by a space). */
+    static String withoutCommentsText(String statement) {
+        return withoutComments(statement);
     }
 
     /** {@code SET 'key' = 'value'} or {@code RESET 'key'} (value null). */
@@ -109,8 +123,12 @@ public final class SqlScript {
         for (int i = 0; i < parts.size(); i++) {
             String p = parts.get(i);
             if (i == 0) {
-                int begin = keywordsPosition(p, "BEGIN");
-                p = begin < 0 ? "" : p.substring(begin + 5);
+                // EXECUTE STATEMENT SET BEGIN <first insert>, or the SQL client's BEGIN STATEMENT SET
+                if (keywords(p).equals("BEGIN STATEMENT SET")) {
+                    continue;
+                }
+                int after = afterKeywords(p, "SET BEGIN");
+                p = after < 0 ? "" : p.substring(after);
             }
             String head = keywords(p);
             if (head.isEmpty() || head.equals("END")) {
@@ -124,11 +142,11 @@ public final class SqlScript {
         return out;
     }
 
-    /** Where the word {@code word} starts outside comments, or -1. */
-    private static int keywordsPosition(String s, String word) {
+    /** Where the words {@code words} (any whitespace between them) end outside comments, or -1. */
+    private static int afterKeywords(String s, String words) {
         String plain = withoutCommentsKeepingLength(s).toUpperCase(Locale.ROOT);
-        Matcher m = Pattern.compile("\\b" + word + "\\b").matcher(plain);
-        return m.find() ? m.start() : -1;
+        Matcher m = Pattern.compile("\\b" + words.replace(" ", "\\s+") + "\\b").matcher(plain);
+        return m.find() ? m.end() : -1;
     }
 
     private static String withoutComments(String s) {

@@ -27,7 +27,8 @@ public final class TraceContext {
     /**
      * The {@code traceparent} in {@code text}: the text itself (a header value, optionally after
      * {@code traceparent:} or {@code traceparent=}), or the {@code traceparent} key of a SQL
-     * comment in SQLCommenter form; null when there is none or it is invalid.
+     * comment in SQLCommenter form (the last comment that has a valid one); null when there is none
+     * or it is invalid.
      */
     public static Traceparent traceparent(String text) {
         if (text == null) {
@@ -42,8 +43,14 @@ public final class TraceContext {
         if (direct != null) {
             return direct;
         }
-        Map<String, String> pairs = sqlCommenter(text);
-        return pairs == null ? null : parse(pairs.get("traceparent"));
+        List<Map<String, String>> comments = sqlCommenterComments(text);
+        for (int i = comments.size() - 1; i >= 0; i--) {
+            Traceparent inComment = parse(comments.get(i).get("traceparent"));
+            if (inComment != null) {
+                return inComment;
+            }
+        }
+        return null;
     }
 
     /**
@@ -82,8 +89,15 @@ public final class TraceContext {
      * list of {@code key='value'} with at least one pair.
      */
     public static Map<String, String> sqlCommenter(String text) {
+        List<Map<String, String>> comments = sqlCommenterComments(text);
+        return comments.isEmpty() ? null : comments.get(comments.size() - 1);
+    }
+
+    /** The pairs of every comment in SQLCommenter form, in the order of the text. */
+    private static List<Map<String, String>> sqlCommenterComments(String text) {
+        List<Map<String, String>> out = new ArrayList<>();
         if (text == null) {
-            return null;
+            return out;
         }
         List<String> comments = new ArrayList<>();
         int i = 0;
@@ -99,13 +113,13 @@ public final class TraceContext {
             comments.add(text.substring(open + 2, close));
             i = close + 2;
         }
-        for (int c = comments.size() - 1; c >= 0; c--) {
-            Map<String, String> pairs = pairs(comments.get(c));
+        for (String c : comments) {
+            Map<String, String> pairs = pairs(c);
             if (pairs != null) {
-                return pairs;
+                out.add(pairs);
             }
         }
-        return null;
+        return out;
     }
 
     /** The pairs of one comment's content, or null when it is not a SQLCommenter list. */

@@ -119,5 +119,10 @@ class ClickHouseDialectTest {
                 .hasMessageStartingWith("'password': a ClickHouse password is never in a table's options")
                 .hasMessageNotContaining("hunter2");
         assertThat(new ClickHouseSecretsDriver().connect("jdbc:mysql://h/db", new Properties())).isNull();
+        assertThatThrownBy(() -> ClickHouseSecretsDriver.resolve("jdbc:clickhouse://h/db?user=w&password=hunter2"))
+                .isInstanceOf(ClickHouseRefusalException.class).hasMessageStartingWith("'url': a password parameter is refused")
+                .hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> ClickHouseSecretsDriver.resolve("jdbc:clickhouse:http://w:hunter2@h:8123/db"))
+                .isInstanceOf(ClickHouseRefusalException.class).hasMessageNotContaining("hunter2");
     }
 }

@@ -54,9 +54,9 @@ class SqlRunnerTest {
     void theShippedScriptPreparesWithDefaults() throws Exception {
         String text = Files.readString(Path.of("..", "sql", "flink", "span_metrics.sql"));
         SqlRunner.Prepared p = SqlRunner.prepare(text, new String[] {"--kafka.bounded", "true"});
-        assertThat(p.statements()).hasSize(8);
-        assertThat(p.statements().get(2)).contains("'scan.bounded.mode' = 'latest-offset'", "'format' = 'otlp'",
+        assertThat(p.statements()).hasSize(9);
+        assertThat(p.statements().get(3)).contains("'scan.bounded.mode' = 'latest-offset'", "'format' = 'otlp'",
                 "INTERVAL '10' SECOND");
-        assertThat(SqlScript.statementSetInserts(p.statements().get(7))).hasSize(2);
+        assertThat(SqlScript.statementSetInserts(p.statements().get(8))).hasSize(2);
     }
 }

@@ -25,13 +25,19 @@ class SqlScriptTest {
 
     @Test
     void aStatementSetIsOneStatementOfInserts() {
-        String script = "CREATE VIEW v AS SELECT 1;\nEXECUTE STATEMENT SET\nBEGIN\nINSERT INTO a SELECT * FROM v;\n"
+        String script = "CREATE VIEW v AS SELECT 1;\nEXECUTE STATEMENT SET \n  BEGIN\nINSERT INTO a SELECT * FROM v;\n"
                 + "-- second\nINSERT INTO b SELECT * FROM v;\nEND;\nSELECT 2";
         List<String> statements = SqlScript.statements(script);
         assertThat(statements).hasSize(3);
         assertThat(SqlScript.statementSetInserts(statements.get(1)))
                 .containsExactly("INSERT INTO a SELECT * FROM v", "-- second\nINSERT INTO b SELECT * FROM v");
         assertThat(statements.get(2)).isEqualTo("SELECT 2");
+        // the SQL client's form, and EXPLAIN forms, stay one statement too
+        List<String> client = SqlScript.statements("BEGIN STATEMENT SET;\n-- a\nINSERT INTO a SELECT 1;\nINSERT INTO b SELECT 2;\nEND;");
+        assertThat(client).hasSize(1);
+        assertThat(SqlScript.statementSetInserts(client.get(0))).containsExactly("-- a\nINSERT INTO a SELECT 1", "INSERT INTO b SELECT 2");
+        assertThat(SqlScript.statements("EXPLAIN CHANGELOG_MODE STATEMENT SET BEGIN INSERT INTO a SELECT 1; END; SELECT 3"))
+                .containsExactly("EXPLAIN CHANGELOG_MODE STATEMENT SET BEGIN INSERT INTO a SELECT 1; END", "SELECT 3");
         assertThat(SqlScript.statements("EXPLAIN STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END;"))
                 .containsExactly("EXPLAIN STATEMENT SET BEGIN INSERT INTO a SELECT 1; INSERT INTO b SELECT 2; END");
         assertThatThrownBy(() -> SqlScript.statements("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1;"))

@@ -55,6 +55,8 @@ class TraceContextTest {
         assertThat(TraceContext.traceparent("SELECT 1 /*action='run',traceparent='00-5bd66ef5095369c7b0d1f8f4bd33716a-c532cb4098ac3dd2-01'*/").spanId())
                 .isEqualTo("c532cb4098ac3dd2");
         assertThat(TraceContext.traceparent("SELECT 1 /*action='run'*/")).isNull();
+        // the context in an earlier comment than the last SQLCommenter one
+        assertThat(TraceContext.traceparent("/*traceparent='" + TP + "'*/ SELECT 1 /*route='x'*/")).isNotNull();
     }
 
     @Test
