@@ -143,7 +143,7 @@ public final class TributaryConfig implements Serializable {
                 flink.put(key.substring(TributaryOptions.FLINK_PREFIX.length()), e.getValue());
                 continue;
             }
-            if (key.equals(TributaryOptions.CLICKHOUSE_URL.key()) && hasUserInfo(e.getValue())) {
+            if (key.equals(TributaryOptions.CLICKHOUSE_URL.key()) && io.tributary.clickhouse.ClickHouseEndpoint.hasUserInfo(e.getValue())) {
                 // the value is not repeated: it holds a password
                 throw new ConfigException("clickhouse.url: a user or password in the URL is refused (the Flink dashboard"
                         + " shows arguments to everyone); give the user as clickhouse.user and the password as"
@@ -168,16 +168,6 @@ public final class TributaryConfig implements Serializable {
         TributaryConfig c = new TributaryConfig(values, Collections.unmodifiableMap(kafka), Collections.unmodifiableMap(flink));
         c.crossCheck();
         return c;
-    }
-
-    /** True when the URL's authority (between {@code ://} and the path) has an {@code @}: a user, maybe a password. */
-    private static boolean hasUserInfo(String url) {
-        int start = url.indexOf("://");
-        if (start < 0) {
-            return false;
-        }
-        int end = url.indexOf('/', start + 3);
-        return url.substring(start + 3, end < 0 ? url.length() : end).contains("@");
     }
 
     /**

@@ -2,6 +2,8 @@ package io.tributary.jdbc;
 
 import org.apache.flink.connector.jdbc.core.database.dialect.AbstractDialect;
 import org.apache.flink.connector.jdbc.core.database.dialect.JdbcDialectConverter;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -85,6 +87,31 @@ public final class ClickHouseDialect extends AbstractDialect {
     @Override
     public String getRowExistsStatement(String tableName, String[] conditionFields) {
         throw new ClickHouseRefusalException(NO_UPSERT + " (table " + tableName + ")");
+    }
+
+    /**
+     * The connector's check of each column's root type, and of the element, key and value types
+     * inside {@code ARRAY} and {@code MAP}, which it does not look into: a table with a type the
+     * converter cannot carry fails when it is planned, naming the column.
+     */
+    @Override
+    public void validate(RowType rowType) throws ValidationException {
+        super.validate(rowType);
+        for (RowType.RowField f : rowType.getFields()) {
+            for (LogicalType nested : f.getType().getChildren()) {
+                nestedSupported(f.getName(), nested);
+            }
+        }
+    }
+
+    private void nestedSupported(String column, LogicalType t) {
+        if (!supportedTypes().contains(t.getTypeRoot())) {
+            throw new ValidationException(String.format(
+                    "The ClickHouse dialect doesn't support type %s inside column '%s'.", t, column));
+        }
+        for (LogicalType nested : t.getChildren()) {
+            nestedSupported(column, nested);
+        }
     }
 
     @Override

@@ -159,7 +159,7 @@ final class ClickHouseDialectConverter extends AbstractDialectConverter {
                 return out;
             }
             default:
-                throw new UnsupportedOperationException("ClickHouse dialect: no conversion for " + type);
+                throw new IllegalStateException("ClickHouse dialect: no conversion for " + type + " (validate refuses it)");
         }
     }
 
@@ -224,7 +224,7 @@ final class ClickHouseDialectConverter extends AbstractDialectConverter {
                 return new GenericArrayData(out);
             }
             default:
-                throw new UnsupportedOperationException("ClickHouse dialect: no conversion for " + type);
+                throw new IllegalStateException("ClickHouse dialect: no conversion for " + type + " (validate refuses it)");
         }
     }
 

@@ -1,9 +1,9 @@
 package io.tributary.jdbc;
 
+import io.tributary.clickhouse.ClickHouseEndpoint;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverPropertyInfo;
@@ -69,13 +69,9 @@ public final class ClickHouseSecretsDriver implements Driver {
     record Resolved(String url, String password) {}
 
     static Resolved resolve(String url) throws SQLException {
-        int scheme = url.indexOf("://");
-        if (scheme >= 0) {
-            int end = url.indexOf('/', scheme + 3);
-            if (url.substring(scheme + 3, end < 0 ? url.length() : end).contains("@")) {
-                throw new ClickHouseRefusalException("'url': a user or password in the URL's host part is refused;"
-                        + " give ?user=NAME and ?password-env=VARIABLE or ?password-file=PATH");
-            }
+        if (ClickHouseEndpoint.hasUserInfo(url)) {
+            throw new ClickHouseRefusalException("'url': a user or password in the URL's host part is refused;"
+                    + " give ?user=NAME and ?password-env=VARIABLE or ?password-file=PATH");
         }
         int q = url.indexOf('?');
         if (q < 0) {
@@ -101,23 +97,11 @@ public final class ClickHouseSecretsDriver implements Driver {
         if (env != null && file != null) {
             throw new SQLException(PASSWORD_FILE + ": give either " + PASSWORD_ENV + " or " + PASSWORD_FILE + ", not both");
         }
-        if (env != null) {
-            String v = System.getenv(env);
-            if (v == null) {
-                throw new SQLException(PASSWORD_ENV + ": environment variable '" + env + "' is not set");
-            }
-            return new Resolved(base, v);
+        try {
+            return new Resolved(base, ClickHouseEndpoint.readPassword(env, PASSWORD_ENV, file, PASSWORD_FILE));
+        } catch (IOException e) {
+            throw new SQLException(e.getMessage(), e);
         }
-        if (file != null) {
-            try {
-                String v = Files.readString(Path.of(file), StandardCharsets.UTF_8);
-                return new Resolved(base, v.endsWith("\r\n") ? v.substring(0, v.length() - 2)
-                        : v.endsWith("\n") ? v.substring(0, v.length() - 1) : v);
-            } catch (IOException e) {
-                throw new SQLException(PASSWORD_FILE + ": cannot read '" + file + "': " + e, e);
-            }
-        }
-        return new Resolved(base, null);
     }
 
     private Driver delegate() throws SQLException {

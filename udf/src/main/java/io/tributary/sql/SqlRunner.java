@@ -193,7 +193,7 @@ public final class SqlRunner {
                 SqlScript.statementSetInserts(s).forEach(set::addInsertSql);
                 jobs.add(set.execute());
             } else if (head.startsWith("EXECUTE INSERT ")) {
-                jobs.add(tEnv.executeSql(SqlScript.withoutCommentsText(s).substring("EXECUTE".length())));
+                jobs.add(tEnv.executeSql(SqlScript.withoutComments(s).substring("EXECUTE".length())));
             } else if (head.startsWith("SET ") || head.equals("SET") || head.startsWith("RESET")) {
                 SqlScript.Setting set = SqlScript.setting(s);
                 if (set == null) {

@@ -94,11 +94,6 @@ public final class SqlScript {
                 || head.matches("(EXECUTE|EXPLAIN)\\b.*\\bSTATEMENT SET BEGIN\\b.*");
     }
 
-    /** The statement without its comments (each replaced by a space). */
-    static String withoutCommentsText(String statement) {
-        return withoutComments(statement);
-    }
-
     /** {@code SET 'key' = 'value'} or {@code RESET 'key'} (value null). */
     public record Setting(String key, String value) {}
 
@@ -149,7 +144,8 @@ public final class SqlScript {
         return m.find() ? m.end() : -1;
     }
 
-    private static String withoutComments(String s) {
+    /** The statement without its comments (each replaced by spaces), stripped. */
+    static String withoutComments(String s) {
         return withoutCommentsKeepingLength(s).strip();
     }
 

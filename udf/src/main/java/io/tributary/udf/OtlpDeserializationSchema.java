@@ -56,7 +56,7 @@ final class OtlpDeserializationSchema implements DeserializationSchema<RowData> 
         }
         List<RowData> rows;
         try {
-            rows = records.decodeInternal(message, projection);
+            rows = records.decode(message, projection);
         } catch (Exception | StackOverflowError e) {
             failures.inc();
             if (logged++ < LOGGED_FAILURES) {

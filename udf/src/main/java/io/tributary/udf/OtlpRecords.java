@@ -10,16 +10,14 @@ import io.tributary.tables.TableLayouts;
 import io.tributary.tables.TableRows;
 
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.types.Row;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiFunction;
 
 /**
  * Turns one Kafka record of a signal (OTLP protobuf or OTLP/JSON, told apart per record as the job
- * does, {@code kafka.encoding = auto}) into the rows the job writes for it, as Flink {@link Row}s
- * of {@link OtlpRowType}. The job's decoder encodes the rows; this reads them back, so the values
+ * does, {@code kafka.encoding = auto}) into the rows the job writes for it, as Flink's internal
+ * rows of {@link OtlpRowType}. The job's decoder encodes the rows; this reads them back, so the values
  * are the job's. One instance belongs to one task (it reuses its buffers).
  */
 public final class OtlpRecords {
@@ -40,35 +38,21 @@ public final class OtlpRecords {
     }
 
     /**
-     * The record's rows, in the order the job writes them (per table, tables in {@link OtelTable}
-     * order).
-     *
-     * @throws Exception when the record is not valid OTLP of this signal (nothing is returned then)
-     */
-    public List<Row> decode(byte[] value) throws Exception {
-        return decode(value, type::read);
-    }
-
-    /**
      * The record's rows as Flink's internal {@link RowData} of the fields {@code projection}
-     * names (indexes in {@link #type()}), the other columns skipped: what the {@code otlp} format
-     * emits.
+     * names (indexes in {@link #type()}), the other columns skipped; in the order the job writes
+     * them (per table, tables in {@link OtelTable} order).
      *
      * @throws Exception when the record is not valid OTLP of this signal (nothing is returned then)
      */
-    public List<RowData> decodeInternal(byte[] value, int[] projection) throws Exception {
-        return decode(value, (table, in) -> type.readInternal(table, in, projection));
-    }
-
-    private <T> List<T> decode(byte[] value, BiFunction<OtelTable, RowBinaryReader, T> reader) throws Exception {
-        List<T> out = new ArrayList<>();
+    public List<RowData> decode(byte[] value, int[] projection) throws Exception {
+        List<RowData> out = new ArrayList<>();
         try {
             transcoder.transcode(value, rows);
             rows.emit(e -> {
                 OtelTable table = OtelTable.values()[e.table];
                 RowBinaryReader in = new RowBinaryReader(e.data, 0, e.length);
                 for (int i = 0; i < e.rows; i++) {
-                    out.add(reader.apply(table, in));
+                    out.add(type.read(table, in, projection));
                 }
                 if (in.hasMore()) {
                     throw new IllegalStateException(table + ": bytes left after " + e.rows + " rows");

@@ -16,10 +16,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.DataType;
-import org.apache.flink.types.Row;
 
-import java.lang.reflect.Array;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -32,7 +29,7 @@ import java.util.function.Function;
 
 /**
  * The Flink row type of a signal's exporter tables, and the reader that turns the rows the job
- * encodes for them (RowBinary, {@code clickhouse.schema = map}) into Flink {@link Row}s: the SQL
+ * encodes for them (RowBinary, {@code clickhouse.schema = map}) into Flink's internal rows: the SQL
  * functions' values are the job's, decoded once by the job's own code and read back here.
  *
  * <p>The columns are the tables' own, named as there, typed from the one schema source: {@code
@@ -102,42 +99,12 @@ public final class OtlpRowType {
         return DataTypes.ROW(fields);
     }
 
-    /** Reads one row of {@code table} (in its canonical layout) from {@code in}. */
-    public Row read(OtelTable table, RowBinaryReader in) {
-        TablePlan p = plans.get(table);
-        if (p == null) {
-            throw new IllegalArgumentException(table + " rows are not of this type");
-        }
-        Object[] values = new Object[names.size()];
-        if (p.metricType != null) {
-            values[0] = p.metricType;
-        }
-        Object[][] nested = new Object[p.nestedFields.length][];
-        for (int c = 0; c < p.columns.length; c++) {
-            Column col = p.columns[c];
-            Object v = col.decoder.read(in);
-            if (col.member < 0) {
-                values[col.field] = v;
-            } else {
-                int g = col.group;
-                if (nested[g] == null) {
-                    nested[g] = new Object[p.nestedWidth[g]];
-                }
-                nested[g][col.member] = v;
-            }
-        }
-        for (int g = 0; g < nested.length; g++) {
-            values[p.nestedFields[g]] = zip(nested[g]);
-        }
-        return Row.of(values);
-    }
-
     /**
      * Reads one row of {@code table} as Flink's internal {@link RowData}, of the fields {@code
      * projection} names (their indexes in this type, in the order wanted); the table's other
      * columns are skipped, not decoded.
      */
-    public RowData readInternal(OtelTable table, RowBinaryReader in, int[] projection) {
+    public RowData read(OtelTable table, RowBinaryReader in, int[] projection) {
         TablePlan p = plans.get(table);
         if (p == null) {
             throw new IllegalArgumentException(table + " rows are not of this type");
@@ -191,24 +158,6 @@ public final class OtlpRowType {
             out[i] = r;
         }
         return new GenericArrayData(out);
-    }
-
-    /** The arrays of a Nested structure's columns as one array of rows. */
-    private static Row[] zip(Object[] columns) {
-        int n = 0;
-        for (Object c : columns) {
-            n = Math.max(n, c == null ? 0 : Array.getLength(c));
-        }
-        Row[] out = new Row[n];
-        for (int i = 0; i < n; i++) {
-            Object[] fields = new Object[columns.length];
-            for (int m = 0; m < columns.length; m++) {
-                Object c = columns[m];
-                fields[m] = c != null && i < Array.getLength(c) ? Array.get(c, i) : null;
-            }
-            out[i] = Row.of(fields);
-        }
-        return out;
     }
 
     // ---- planning -------------------------------------------------------------------------
@@ -328,22 +277,15 @@ public final class OtlpRowType {
             this.elementType = elementType;
         }
 
-        abstract Object read(RowBinaryReader in);
-
         /** The value as Flink's internal data structure ({@code StringData}, {@code TimestampData}, ...). */
         abstract Object readInternal(RowBinaryReader in);
 
         abstract void skip(RowBinaryReader in);
     }
 
-    private static Decoder scalar(DataType type, Function<RowBinaryReader, Object> external,
-            Function<RowBinaryReader, Object> internal, int width) {
+    /** A fixed-width value ({@code width} bytes), or a length-prefixed one ({@code width} -1). */
+    private static Decoder scalar(DataType type, Function<RowBinaryReader, Object> internal, int width) {
         return new Decoder(type, null) {
-            @Override
-            Object read(RowBinaryReader in) {
-                return external.apply(in);
-            }
-
             @Override
             Object readInternal(RowBinaryReader in) {
                 return internal.apply(in);
@@ -360,15 +302,6 @@ public final class OtlpRowType {
         };
     }
 
-    /** A scalar whose internal value is its external one (numbers, booleans). */
-    private static Decoder scalar(DataType type, Function<RowBinaryReader, Object> f, int width) {
-        return scalar(type, f, f, width);
-    }
-
-    private static Instant instantOfNanos(long n) {
-        return Instant.ofEpochSecond(Math.floorDiv(n, 1_000_000_000L), Math.floorMod(n, 1_000_000_000L));
-    }
-
     private static TimestampData timestampOfNanos(long n) {
         return TimestampData.fromEpochMillis(Math.floorDiv(n, 1_000_000L), (int) Math.floorMod(n, 1_000_000L));
     }
@@ -376,8 +309,7 @@ public final class OtlpRowType {
     private static Decoder decoder(ChType type, String column, OtelTable t) {
         switch (type.name()) {
             case "String":
-                return scalar(DataTypes.STRING(), RowBinaryReader::readString,
-                        in -> StringData.fromBytes(in.readStringBytes()), -1);
+                return scalar(DataTypes.STRING(), in -> StringData.fromBytes(in.readStringBytes()), -1);
             case "Bool":
                 return scalar(DataTypes.BOOLEAN(), RowBinaryReader::readBool, 1);
             case "UInt8":
@@ -392,29 +324,16 @@ public final class OtlpRowType {
             case "Float64":
                 return scalar(DataTypes.DOUBLE(), RowBinaryReader::readFloat64, 8);
             case "DateTime":
-                return scalar(DataTypes.TIMESTAMP_LTZ(0), in -> Instant.ofEpochSecond(in.readDateTime()),
-                        in -> TimestampData.fromEpochMillis(in.readDateTime() * 1000), 4);
+                return scalar(DataTypes.TIMESTAMP_LTZ(0), in -> TimestampData.fromEpochMillis(in.readDateTime() * 1000), 4);
             case "DateTime64":
                 if (!type.args().isEmpty() && type.arg(0).name().equals("9")) {
-                    return scalar(DataTypes.TIMESTAMP_LTZ(9), in -> instantOfNanos(in.readDateTime64()),
-                            in -> timestampOfNanos(in.readDateTime64()), 8);
+                    return scalar(DataTypes.TIMESTAMP_LTZ(9), in -> timestampOfNanos(in.readDateTime64()), 8);
                 }
                 break;
             case "Map": {
                 Decoder k = decoder(type.arg(0).onTheWire(), column, t);
                 Decoder v = decoder(type.arg(1).onTheWire(), column, t);
                 return new Decoder(DataTypes.MAP(k.type, v.type), null) {
-                    @Override
-                    Object read(RowBinaryReader in) {
-                        int n = in.readLength();
-                        Map<Object, Object> m = new LinkedHashMap<>(Math.max(4, n * 2));
-                        for (int i = 0; i < n; i++) {
-                            Object key = k.read(in);
-                            m.put(key, v.read(in));
-                        }
-                        return m;
-                    }
-
                     @Override
                     Object readInternal(RowBinaryReader in) {
                         int n = in.readLength();
@@ -438,18 +357,7 @@ public final class OtlpRowType {
             }
             case "Array": {
                 Decoder e = decoder(type.arg(0).onTheWire(), column, t);
-                Class<?> elementClass = e.type.getConversionClass();
                 return new Decoder(DataTypes.ARRAY(e.type), e.type) {
-                    @Override
-                    Object read(RowBinaryReader in) {
-                        int n = in.readLength();
-                        Object a = Array.newInstance(elementClass, n);
-                        for (int i = 0; i < n; i++) {
-                            Array.set(a, i, e.read(in));
-                        }
-                        return a;
-                    }
-
                     @Override
                     Object readInternal(RowBinaryReader in) {
                         int n = in.readLength();

@@ -63,7 +63,7 @@ public abstract class OtlpTableFunction extends TableFunction<RowData> {
         }
         List<RowData> rows;
         try {
-            rows = records.decodeInternal(record, allFields);
+            rows = records.decode(record, allFields);
         } catch (Exception | StackOverflowError e) {
             if (failures != null) {
                 failures.inc();

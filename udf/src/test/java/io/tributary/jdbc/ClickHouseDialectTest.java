@@ -42,6 +42,19 @@ class ClickHouseDialectTest {
     }
 
     @Test
+    void typesTheConverterCannotCarryAreRefusedWhenPlannedNestedOnesToo() {
+        dialect.validate((org.apache.flink.table.types.logical.RowType) DataTypes.ROW(
+                DataTypes.FIELD("m", DataTypes.MAP(DataTypes.STRING(), DataTypes.ARRAY(DataTypes.TIMESTAMP_LTZ(9))))).getLogicalType());
+        assertThatThrownBy(() -> dialect.validate((org.apache.flink.table.types.logical.RowType) DataTypes.ROW(
+                DataTypes.FIELD("a", DataTypes.ARRAY(DataTypes.ROW(DataTypes.FIELD("x", DataTypes.INT()))))).getLogicalType()))
+                .isInstanceOf(org.apache.flink.table.api.ValidationException.class)
+                .hasMessageContaining("inside column 'a'");
+        assertThatThrownBy(() -> dialect.validate((org.apache.flink.table.types.logical.RowType) DataTypes.ROW(
+                DataTypes.FIELD("b", DataTypes.BYTES())).getLogicalType()))
+                .hasMessageContaining("doesn't support type");
+    }
+
+    @Test
     void statements() {
         assertThat(dialect.getInsertIntoStatement("otel_metrics_sum", new String[] {"MetricName", "Value"}))
                 .isEqualTo("INSERT INTO `otel_metrics_sum`(`MetricName`, `Value`) VALUES (:MetricName, :Value)");
