@@ -8,8 +8,12 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.Comparator;
 import java.util.List;
@@ -146,11 +150,35 @@ final class Checkpoints {
         }
     }
 
-    private static void delete(Path dir) throws IOException {
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
-                Files.deleteIfExists(p);
+    /**
+     * Deletes a directory tree that Flink may still be cleaning up itself (a finished job's
+     * checkpoint coordinator removes its last checkpoints asynchronously): what vanishes under the
+     * walk is already where it should be.
+     */
+    static void delete(Path dir) throws IOException {
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.deleteIfExists(file);
+                return FileVisitResult.CONTINUE;
             }
-        }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                if (e != null && !(e instanceof NoSuchFileException)) {
+                    throw e;
+                }
+                Files.deleteIfExists(d);
+                return FileVisitResult.CONTINUE;
+            }
+        });
     }
 }

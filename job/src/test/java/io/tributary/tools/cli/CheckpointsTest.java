@@ -68,4 +68,34 @@ class CheckpointsTest {
         Path chk = checkpoint(root, "0123456789abcdef0123456789abcdef", 9, true, false, 2_000);
         assertThat(Checkpoints.latest(root, true)).isEqualTo(chk);
     }
+
+    @Test
+    void deletingARunWhileFlinkStillRemovesItsCheckpointsToleratesWhatVanishes(@TempDir Path root) throws Exception {
+        // a bounded run's coordinator removes its last checkpoints asynchronously, while run cleans up
+        for (int round = 0; round < 20; round++) {
+            Path job = root.resolve("0123456789abcdef0123456789abcdef");
+            for (int c = 0; c < 20; c++) {
+                Path chk = Files.createDirectories(job.resolve("chk-" + c));
+                for (int f = 0; f < 20; f++) {
+                    Files.write(chk.resolve("state-" + f), new byte[] {1});
+                }
+            }
+            java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread flink = new Thread(() -> {
+                try {
+                    for (int c = 0; c < 20; c++) {
+                        Checkpoints.delete(job.resolve("chk-" + c));
+                    }
+                } catch (Exception e) {
+                    failed.set(e);
+                }
+            });
+            flink.start();
+            Checkpoints.deleteJobs(root, null);
+            flink.join();
+            assertThat(failed.get()).isNull();
+            assertThat(job).doesNotExist();
+        }
+        Checkpoints.delete(root.resolve("never-there")); // a run that left nothing
+    }
 }
