@@ -1,42 +1,90 @@
 package io.tributary.clickhouse;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.CertificateException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
 
 /**
  * A minimal client for ClickHouse's HTTP interface (https://clickhouse.com/docs/interfaces/http):
  * statements in the {@code query} parameter, the INSERT payload as the request body, credentials
  * in the {@code X-ClickHouse-User} / {@code X-ClickHouse-Key} headers (never in the URL, which
  * servers and proxies log). Thread-safe.
+ *
+ * <p><b>Several endpoints</b> (replicas, or proxies in front of them): requests go round-robin over
+ * the healthy ones. An endpoint that refuses the connection, resets it, times out, or whose proxy
+ * answers 502/503/504 without a ClickHouse error code is taken out for a backoff (1 s, doubling to
+ * 30 s; then one request tries it again) and the same request goes to the next endpoint at once.
+ * An answer from ClickHouse itself, an error included, leaves its endpoint healthy. When every
+ * endpoint fails, the last failure is thrown, for the caller's retries.
+ *
+ * <p><b>TLS</b> for {@code https://}: {@link ClickHouseTls} (CA bundle, client certificate, host
+ * name check), with files read again when they change. A certificate that is not trusted, a host
+ * name it does not hold, a client certificate the server wants or refuses: each is a {@link
+ * ClickHouseException} that is not retried, naming the setting to fix.
  */
 public final class ClickHouseClient implements InsertClient {
 
-    private final String baseUrl;
+    private static final Logger LOG = LoggerFactory.getLogger(ClickHouseClient.class);
+    static final Duration INITIAL_BACKOFF = Duration.ofSeconds(1);
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+    private final List<Node> nodes;
     private final String user;
     private final String password;
+    private final ClickHouseTls tls;
     private final Duration requestTimeout;
     private final HttpClient http;
+    private final AtomicInteger next = new AtomicInteger();
 
     public ClickHouseClient(ClickHouseEndpoint endpoint, Duration requestTimeout) throws IOException {
-        String u = endpoint.url();
-        this.baseUrl = u.endsWith("/") ? u : u + "/";
+        List<Node> n = new ArrayList<>();
+        boolean https = false;
+        for (String u : endpoint.urls()) {
+            n.add(new Node(u.endsWith("/") ? u : u + "/"));
+            https |= u.regionMatches(true, 0, "https:", 0, 6);
+        }
+        if (n.isEmpty()) {
+            throw new IOException("clickhouse.url: no URL given");
+        }
+        this.nodes = Collections.unmodifiableList(n);
         this.user = endpoint.user();
         this.password = endpoint.resolvePassword();
+        this.tls = endpoint.tls();
         this.requestTimeout = requestTimeout;
-        this.http =
-                HttpClient.newBuilder()
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(Duration.ofSeconds(10))
-                        .build();
+        HttpClient.Builder b = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10));
+        if (https) {
+            // also with the JVM's trust store alone: its failures then name the setting that fixes them
+            b.sslContext(ReloadingTls.context(tls));
+        }
+        this.http = b.build();
+    }
+
+    /** The endpoints, in the order of {@code clickhouse.url}, with their health and counts. */
+    public List<EndpointState> endpoints() {
+        return Collections.unmodifiableList(new ArrayList<>(nodes));
     }
 
     /**
@@ -50,11 +98,13 @@ public final class ClickHouseClient implements InsertClient {
     @Override
     public long insert(String sql, Map<String, String> settings, Body body, Compression compression)
             throws IOException, InterruptedException {
-        HttpRequest.Builder req = request(sql, settings).POST(body.publisher());
-        if (compression.contentEncoding() != null) {
-            req.header("Content-Encoding", compression.contentEncoding());
-        }
-        HttpResponse<String> resp = exchange(req.build());
+        HttpResponse<String> resp = exchange(node -> {
+            HttpRequest.Builder req = request(node, sql, settings).POST(body.publisher());
+            if (compression.contentEncoding() != null) {
+                req.header("Content-Encoding", compression.contentEncoding());
+            }
+            return req.build();
+        });
         // ClickHouse sends the summary of every query; a 200 without it comes from something else
         // (a proxy answering for an absent server), and says nothing about the rows.
         String summary = resp.headers().firstValue("X-ClickHouse-Summary").orElse(null);
@@ -79,16 +129,40 @@ public final class ClickHouseClient implements InsertClient {
 
     /** Runs a statement that returns nothing (DDL), with query settings. */
     public void execute(String sql, Map<String, String> settings) throws IOException, InterruptedException {
-        send(request(sql, settings).POST(HttpRequest.BodyPublishers.noBody()).build());
+        exchange(node -> request(node, sql, settings).POST(HttpRequest.BodyPublishers.noBody()).build());
     }
 
     /** Runs a query and returns the response body (use a text FORMAT). */
     public String query(String sql) throws IOException, InterruptedException {
-        return send(request(sql, Map.of()).POST(HttpRequest.BodyPublishers.noBody()).build());
+        return exchange(node -> request(node, sql, Map.of()).POST(HttpRequest.BodyPublishers.noBody()).build()).body();
     }
 
-    private HttpRequest.Builder request(String sql, Map<String, String> settings) {
-        StringBuilder url = new StringBuilder(baseUrl).append("?query=").append(enc(sql));
+    /**
+     * Asks every endpoint once ({@code SELECT 1}), each on its own, for a check at start.
+     *
+     * @return the endpoints that cannot be reached now, with why (they are retried later)
+     * @throws ClickHouseException the first endpoint's refusal that configuration causes: TLS
+     *     (naming the setting), or user and password (HTTP 401/403)
+     */
+    public Map<String, IOException> check() throws IOException, InterruptedException {
+        Map<String, IOException> away = new java.util.LinkedHashMap<>();
+        for (Node node : nodes) {
+            try {
+                exchange(List.of(node), n -> request(n, "SELECT 1", Map.of()).POST(HttpRequest.BodyPublishers.noBody()).build());
+            } catch (ClickHouseException e) {
+                if (!e.retryable()) {
+                    throw e;
+                }
+                away.put(node.label, e);
+            } catch (IOException e) {
+                away.put(node.label, e);
+            }
+        }
+        return away;
+    }
+
+    private HttpRequest.Builder request(Node node, String sql, Map<String, String> settings) {
+        StringBuilder url = new StringBuilder(node.baseUrl).append("?query=").append(enc(sql));
         for (Map.Entry<String, String> e : settings.entrySet()) {
             url.append('&').append(enc(e.getKey())).append('=').append(enc(e.getValue()));
         }
@@ -102,17 +176,119 @@ public final class ClickHouseClient implements InsertClient {
         return b;
     }
 
-    private String send(HttpRequest request) throws IOException, InterruptedException {
-        return exchange(request).body();
+    /** The order in which to try the endpoints for one request: healthy ones round-robin, then the rest. */
+    private List<Node> order() {
+        int size = nodes.size();
+        if (size == 1) {
+            return nodes;
+        }
+        long now = System.nanoTime();
+        int start = Math.floorMod(next.getAndIncrement(), size);
+        List<Node> ready = new ArrayList<>(size);
+        List<Node> resting = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            Node n = nodes.get((start + i) % size);
+            (n.ready(now) ? ready : resting).add(n);
+        }
+        resting.sort((a, b) -> Long.compare(a.retryAt, b.retryAt));
+        ready.addAll(resting);
+        return ready;
     }
 
     /** The reply to a request, or the server's refusal as a {@link ClickHouseException}. */
-    private HttpResponse<String> exchange(HttpRequest request) throws IOException, InterruptedException {
-        HttpResponse<String> resp = http.send(request, HttpResponse.BodyHandlers.ofString());
-        int status = resp.statusCode();
-        if (status == 200) {
-            return resp;
+    private HttpResponse<String> exchange(Function<Node, HttpRequest> requestFor) throws IOException, InterruptedException {
+        return exchange(order(), requestFor);
+    }
+
+    private HttpResponse<String> exchange(List<Node> order, Function<Node, HttpRequest> requestFor)
+            throws IOException, InterruptedException {
+        IOException last = null;
+        for (Node node : order) {
+            long started = System.nanoTime();
+            node.requests.increment();
+            HttpResponse<String> resp;
+            try {
+                resp = http.send(requestFor.apply(node), HttpResponse.BodyHandlers.ofString());
+            } catch (SSLException e) {
+                ClickHouseException refused = tlsRefusal(node, e);
+                if (refused != null) {
+                    node.errors.increment();
+                    throw refused;
+                }
+                last = unreachable(node, e);
+                continue;
+            } catch (IOException e) {
+                last = unreachable(node, e);
+                continue;
+            }
+            node.latency(System.nanoTime() - started);
+            int status = resp.statusCode();
+            if (status == 200) {
+                node.up();
+                return resp;
+            }
+            ClickHouseException error = refusal(resp);
+            if (error.errorCode() < 0 && (status == 502 || status == 503 || status == 504)) {
+                last = unreachable(node, error); // a proxy whose ClickHouse is away
+                continue;
+            }
+            node.up(); // ClickHouse answered: the endpoint works, the request did not
+            node.errors.increment();
+            throw error;
         }
+        throw last;
+    }
+
+    /** Takes an endpoint out after a failed connection; returns the error, naming the endpoint. */
+    private IOException unreachable(Node node, IOException e) {
+        node.errors.increment();
+        Duration backoff = node.down();
+        String what = e instanceof HttpTimeoutException ? "timed out"
+                : e instanceof ConnectException ? "refused the connection"
+                : e instanceof ClickHouseException ? "answered for an absent server" : "failed";
+        if (nodes.size() > 1) {
+            LOG.warn("ClickHouse endpoint {} {} ({}); taken out for {} ms, trying the next one",
+                    node.label, what, e.toString(), backoff.toMillis());
+        }
+        if (e instanceof ClickHouseException) {
+            return e;
+        }
+        IOException out = new IOException("ClickHouse at " + node.baseUrl + " " + what + ": " + e, e);
+        return out;
+    }
+
+    /**
+     * A TLS failure that configuration causes, as a permanent error naming the setting; null for
+     * one the network causes (a reset during the handshake), which is retried.
+     */
+    private ClickHouseException tlsRefusal(Node node, SSLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CertificateException) {
+                return new ClickHouseException("TLS to " + node.baseUrl + ": " + t.getMessage(), -1, -1, false);
+            }
+        }
+        String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        if (m.contains("received fatal alert")) {
+            boolean certificates = m.contains("certificate") || m.contains("unknown_ca") || m.contains("access_denied")
+                    || m.contains("handshake_failure") || m.contains("decrypt_error");
+            String fix = !certificates ? "check the server's TLS settings"
+                    : tls.clientCertFile() == null
+                    ? "it asks for a client certificate: set " + ClickHouseTls.CLIENT_CERT_FILE + " and "
+                            + ClickHouseTls.CLIENT_KEY_FILE
+                    : "it does not accept the client certificate of " + ClickHouseTls.CLIENT_CERT_FILE + " = "
+                            + tls.clientCertFile() + " (its CA, its validity, its key usage)";
+            return new ClickHouseException("TLS to " + node.baseUrl + ": the server ended the handshake (" + e.getMessage()
+                    + "); " + fix, -1, -1, false);
+        }
+        if (m.contains("unsupported or unrecognized ssl message") || m.contains("plaintext connection")) {
+            return new ClickHouseException("TLS to " + node.baseUrl + ": the server does not speak TLS on that port"
+                    + " (clickhouse.url: https:// needs ClickHouse's https_port, e.g. 8443)", -1, -1, false);
+        }
+        return null;
+    }
+
+    private ClickHouseException refusal(HttpResponse<String> resp) {
+        int status = resp.statusCode();
         int code =
                 resp.headers()
                         .firstValue("X-ClickHouse-Exception-Code")
@@ -124,7 +300,7 @@ public final class ClickHouseClient implements InsertClient {
         }
         // 401/403 without a ClickHouse code come from a proxy in front of it; either way, the user
         String who = status == 401 || status == 403 ? " refusing user '" + user + "' (clickhouse.user and its password)" : "";
-        throw new ClickHouseException(
+        return new ClickHouseException(
                 "ClickHouse answered HTTP " + status + (code >= 0 ? " (code " + code + ")" : "") + who + ": " + body,
                 status,
                 code,
@@ -146,5 +322,90 @@ public final class ClickHouseClient implements InsertClient {
     @Override
     public void close() {
         // java.net.http.HttpClient has close() only from Java 21; on 17 its threads are daemons.
+    }
+
+    /** One endpoint's health and counts, for the metrics. */
+    public interface EndpointState {
+        /** host:port of the URL. */
+        String label();
+
+        /** False while the endpoint is taken out after a failure. */
+        boolean healthy();
+
+        /** Requests sent to it. */
+        long requests();
+
+        /** Requests that failed there: no connection, a timeout, or an error answer. */
+        long errors();
+
+        /** Called with the milliseconds of each request it answered. */
+        void onLatency(java.util.function.LongConsumer listener);
+    }
+
+    private static final class Node implements EndpointState {
+        final String baseUrl;
+        final String label;
+        final java.util.concurrent.atomic.LongAdder requests = new java.util.concurrent.atomic.LongAdder();
+        final java.util.concurrent.atomic.LongAdder errors = new java.util.concurrent.atomic.LongAdder();
+        volatile long retryAt;
+        volatile boolean healthy = true;
+        private int failures;
+        private volatile java.util.function.LongConsumer latencyListener = ms -> {};
+
+        Node(String baseUrl) {
+            this.baseUrl = baseUrl;
+            URI u = URI.create(baseUrl);
+            int port = u.getPort() >= 0 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
+            this.label = u.getHost() + ":" + port;
+        }
+
+        boolean ready(long now) {
+            return healthy || now - retryAt >= 0;
+        }
+
+        synchronized Duration down() {
+            failures++;
+            long ms = Math.min(MAX_BACKOFF.toMillis(), INITIAL_BACKOFF.toMillis() << Math.min(failures - 1, 20));
+            retryAt = System.nanoTime() + ms * 1_000_000L;
+            healthy = false;
+            return Duration.ofMillis(ms);
+        }
+
+        synchronized void up() {
+            if (!healthy) {
+                LOG.info("ClickHouse endpoint {} answers again", label);
+            }
+            failures = 0;
+            healthy = true;
+        }
+
+        void latency(long nanos) {
+            latencyListener.accept(nanos / 1_000_000L);
+        }
+
+        @Override
+        public String label() {
+            return label;
+        }
+
+        @Override
+        public boolean healthy() {
+            return healthy;
+        }
+
+        @Override
+        public long requests() {
+            return requests.sum();
+        }
+
+        @Override
+        public long errors() {
+            return errors.sum();
+        }
+
+        @Override
+        public void onLatency(java.util.function.LongConsumer listener) {
+            this.latencyListener = listener;
+        }
     }
 }

@@ -143,16 +143,18 @@ public final class TributaryConfig implements Serializable {
                 flink.put(key.substring(TributaryOptions.FLINK_PREFIX.length()), e.getValue());
                 continue;
             }
-            if (key.equals(TributaryOptions.CLICKHOUSE_URL.key()) && io.tributary.clickhouse.ClickHouseEndpoint.hasUserInfo(e.getValue())) {
+            if (key.equals(TributaryOptions.CLICKHOUSE_URL.key())
+                    && io.tributary.clickhouse.ClickHouseEndpoint.splitUrls(e.getValue()).stream()
+                            .anyMatch(io.tributary.clickhouse.ClickHouseEndpoint::hasUserInfo)) {
                 // the value is not repeated: it holds a password
                 throw new ConfigException("clickhouse.url: a user or password in the URL is refused (the Flink dashboard"
                         + " shows arguments to everyone); give the user as clickhouse.user and the password as"
                         + " clickhouse.password-env or clickhouse.password-file");
             }
-            if (key.equals("clickhouse.password")) {
+            if (key.equals("clickhouse.password") || key.equals(io.tributary.clickhouse.ClickHouseTls.KEY_PASSWORD)) {
                 throw new ConfigException(
-                        "clickhouse.password: a password is never a plain setting (arguments are shown in the "
-                                + "Flink dashboard); use clickhouse.password-env or clickhouse.password-file");
+                        key + ": a password is never a plain setting (arguments are shown in the "
+                                + "Flink dashboard); use " + key + "-env or " + key + "-file");
             }
             Option<?> o = known.get(key);
             if (o == null) {
@@ -178,12 +180,39 @@ public final class TributaryConfig implements Serializable {
         List<String> out = new ArrayList<>();
         String passwordKey = get(TributaryOptions.CLICKHOUSE_PASSWORD_ENV) != null ? TributaryOptions.CLICKHOUSE_PASSWORD_ENV.key()
                 : get(TributaryOptions.CLICKHOUSE_PASSWORD_FILE) != null ? TributaryOptions.CLICKHOUSE_PASSWORD_FILE.key() : null;
-        java.net.URI url = java.net.URI.create(get(TributaryOptions.CLICKHOUSE_URL));
-        if (passwordKey != null && "http".equalsIgnoreCase(url.getScheme()) && !isLoopback(url.getHost())) {
-            out.add("clickhouse.url: the password (" + passwordKey + ") goes to " + url.getHost()
-                    + " over plain http://, readable on the way; use https://");
+        boolean https = false;
+        for (String u : io.tributary.clickhouse.ClickHouseEndpoint.splitUrls(get(TributaryOptions.CLICKHOUSE_URL))) {
+            java.net.URI url = java.net.URI.create(u);
+            https |= "https".equalsIgnoreCase(url.getScheme());
+            if (passwordKey != null && "http".equalsIgnoreCase(url.getScheme()) && !isLoopback(url.getHost())) {
+                out.add("clickhouse.url: the password (" + passwordKey + ") goes to " + url.getHost()
+                        + " over plain http://, readable on the way; use https://");
+            }
+        }
+        if (!get(TributaryOptions.CLICKHOUSE_TLS_VERIFY_HOSTNAME)) {
+            out.add(TributaryOptions.CLICKHOUSE_TLS_VERIFY_HOSTNAME.key() + " = false: ClickHouse's certificate is not"
+                    + " checked to name its host, so anyone holding a certificate from a trusted CA can pose as ClickHouse"
+                    + " and read the data and the password; give clickhouse.url the name the certificate holds instead");
+        }
+        if (!https) {
+            for (Option<?> o : List.of(TributaryOptions.CLICKHOUSE_TLS_CA_FILE, TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE)) {
+                if (get(o) != null) {
+                    out.add(o.key() + ": set, but clickhouse.url has no https:// URL, so it is not used");
+                }
+            }
         }
         return out;
+    }
+
+    /** The TLS settings for ClickHouse. */
+    public io.tributary.clickhouse.ClickHouseTls clickHouseTls() {
+        return new io.tributary.clickhouse.ClickHouseTls(
+                get(TributaryOptions.CLICKHOUSE_TLS_CA_FILE),
+                get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE),
+                get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_FILE),
+                get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_ENV),
+                get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE),
+                get(TributaryOptions.CLICKHOUSE_TLS_VERIFY_HOSTNAME));
     }
 
     private static boolean isLoopback(String host) {
@@ -198,6 +227,19 @@ public final class TributaryConfig implements Serializable {
         if (get(TributaryOptions.CLICKHOUSE_PASSWORD_ENV) != null && get(TributaryOptions.CLICKHOUSE_PASSWORD_FILE) != null) {
             throw new ConfigException(
                     "clickhouse.password-file: set either clickhouse.password-env or clickhouse.password-file, not both");
+        }
+        if (get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_ENV) != null
+                && get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE) != null) {
+            throw new ConfigException(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE.key() + ": set either "
+                    + TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_ENV.key() + " or "
+                    + TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE.key() + ", not both");
+        }
+        if ((get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE) == null) != (get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_FILE) == null)) {
+            Option<String> missing = get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE) == null
+                    ? TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE : TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_FILE;
+            throw new ConfigException(missing.key() + ": a client certificate needs both "
+                    + TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE.key() + " and "
+                    + TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_FILE.key());
         }
         if (get(TributaryOptions.SINK_RETRY_INITIAL_BACKOFF).compareTo(get(TributaryOptions.SINK_RETRY_MAX_BACKOFF)) > 0) {
             throw new ConfigException("sink.retry.initial-backoff: must not exceed sink.retry.max-backoff");

@@ -1,5 +1,7 @@
 package io.tributary.config;
 
+import io.tributary.clickhouse.ClickHouseEndpoint;
+import io.tributary.clickhouse.ClickHouseTls;
 import io.tributary.clickhouse.Compression;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
@@ -45,7 +47,7 @@ public final class TributaryOptions {
     public static final Option<Integer> DECODE_PARALLELISM =
             new Option<>("decode.parallelism", null, "Parallelism of the decode and sink operators; default: the job parallelism", Options::positiveInt);
     public static final Option<String> CLICKHOUSE_URL =
-            new Option<>("clickhouse.url", "http://localhost:8123", "ClickHouse HTTP interface", TributaryOptions::httpUrl);
+            new Option<>("clickhouse.url", "http://localhost:8123", "ClickHouse HTTP interface; several, comma-separated (replicas or proxies): INSERTs spread over the healthy ones, one that fails is taken out for a while", TributaryOptions::httpUrls);
     public static final Option<String> CLICKHOUSE_DATABASE =
             new Option<>("clickhouse.database", "otel", "Database of the tables", Options::string);
     public static final Option<String> CLICKHOUSE_USER =
@@ -54,6 +56,18 @@ public final class TributaryOptions {
             new Option<>("clickhouse.password-env", null, "Name of the environment variable (on the TaskManagers) that holds the password", Options::string);
     public static final Option<String> CLICKHOUSE_PASSWORD_FILE =
             new Option<>("clickhouse.password-file", null, "Path of a file (on the TaskManagers) that holds the password", Options::string);
+    public static final Option<String> CLICKHOUSE_TLS_CA_FILE =
+            new Option<>(ClickHouseTls.CA_FILE, null, "PEM bundle of the CAs that sign ClickHouse's certificate (https://); default: the JVM's trust store. Read again when it changes", Options::string);
+    public static final Option<String> CLICKHOUSE_TLS_CLIENT_CERT_FILE =
+            new Option<>(ClickHouseTls.CLIENT_CERT_FILE, null, "PEM client certificate (chain) for mutual TLS; read again when it changes", Options::string);
+    public static final Option<String> CLICKHOUSE_TLS_CLIENT_KEY_FILE =
+            new Option<>(ClickHouseTls.CLIENT_KEY_FILE, null, "PEM private key of the client certificate: PKCS #8 (maybe encrypted) or PKCS #1 RSA", Options::string);
+    public static final Option<String> CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_ENV =
+            new Option<>(ClickHouseTls.KEY_PASSWORD_ENV, null, "Name of the environment variable (on the TaskManagers) that holds the client key's password", Options::string);
+    public static final Option<String> CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE =
+            new Option<>(ClickHouseTls.KEY_PASSWORD_FILE, null, "Path of a file (on the TaskManagers) that holds the client key's password", Options::string);
+    public static final Option<Boolean> CLICKHOUSE_TLS_VERIFY_HOSTNAME =
+            new Option<>(ClickHouseTls.VERIFY_HOSTNAME, true, "Check that ClickHouse's certificate names the URL's host; false is warned of at start", Options::bool);
     public static final Option<String> CLICKHOUSE_TABLES_TRACES =
             new Option<>("clickhouse.tables.traces", "otel_traces", "Spans table", Options::string);
     public static final Option<String> CLICKHOUSE_TABLES_LOGS =
@@ -151,6 +165,12 @@ public final class TributaryOptions {
                     CLICKHOUSE_USER,
                     CLICKHOUSE_PASSWORD_ENV,
                     CLICKHOUSE_PASSWORD_FILE,
+                    CLICKHOUSE_TLS_CA_FILE,
+                    CLICKHOUSE_TLS_CLIENT_CERT_FILE,
+                    CLICKHOUSE_TLS_CLIENT_KEY_FILE,
+                    CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_ENV,
+                    CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE,
+                    CLICKHOUSE_TLS_VERIFY_HOSTNAME,
                     CLICKHOUSE_TABLES_TRACES,
                     CLICKHOUSE_TABLES_LOGS,
                     CLICKHOUSE_TABLES_METRICS_GAUGE,
@@ -174,11 +194,17 @@ public final class TributaryOptions {
                     SINK_REQUEST_TIMEOUT,
                     CHECKPOINT_INTERVAL);
 
-    private static String httpUrl(String s) {
-        if (!(s.startsWith("http://") || s.startsWith("https://"))) {
-            throw new IllegalArgumentException("must start with http:// or https://");
+    private static String httpUrls(String s) {
+        List<String> urls = ClickHouseEndpoint.splitUrls(s);
+        if (urls.isEmpty()) {
+            throw new IllegalArgumentException("needs at least one http:// or https:// URL");
         }
-        java.net.URI.create(s);
+        for (String u : urls) {
+            if (!(u.startsWith("http://") || u.startsWith("https://"))) {
+                throw new IllegalArgumentException("each URL must start with http:// or https://");
+            }
+            java.net.URI.create(u);
+        }
         return s;
     }
 }

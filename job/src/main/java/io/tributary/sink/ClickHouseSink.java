@@ -2,6 +2,7 @@ package io.tributary.sink;
 
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseException;
+import io.tributary.metrics.EndpointMetrics;
 import io.tributary.metrics.SinkMetrics;
 import io.tributary.tables.EncodedRows;
 import io.tributary.tables.Sql;
@@ -13,6 +14,7 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,10 +69,13 @@ public class ClickHouseSink implements Sink<EncodedRows> {
 
         @Override
         public Committer<SealedBatch> createCommitter(CommitterInitContext context) throws IOException {
+            ClickHouseClient client = new ClickHouseClient(settings.endpoint(), settings.requestTimeout());
+            MetricGroup tributary = context.metricGroup().addGroup("tributary");
+            EndpointMetrics.register(tributary, client);
             return new ClickHouseCommitter(
                     settings,
-                    new ClickHouseClient(settings.endpoint(), settings.requestTimeout()),
-                    new SinkMetrics(context.metricGroup().addGroup("tributary"), settings.metricTableNames()),
+                    client,
+                    new SinkMetrics(tributary, settings.metricTableNames()),
                     context.getTaskInfo().getIndexOfThisSubtask());
         }
 
@@ -89,11 +94,13 @@ public class ClickHouseSink implements Sink<EncodedRows> {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
+        MetricGroup tributary = context.metricGroup().addGroup("tributary");
+        EndpointMetrics.register(tributary, client);
         return new ClickHouseSinkWriter(
                 settings,
                 client,
                 context.getProcessingTimeService(),
-                new SinkMetrics(context.metricGroup().addGroup("tributary"), settings.metricTableNames()),
+                new SinkMetrics(tributary, settings.metricTableNames()),
                 context.getTaskInfo().getIndexOfThisSubtask());
     }
 

@@ -277,6 +277,7 @@ public final class TributaryTopology {
                 config.get(CLICKHOUSE_URL),
                 config.get(CLICKHOUSE_USER),
                 config.get(CLICKHOUSE_PASSWORD_ENV),
-                config.get(CLICKHOUSE_PASSWORD_FILE));
+                config.get(CLICKHOUSE_PASSWORD_FILE),
+                config.clickHouseTls());
     }
 }

@@ -164,4 +164,50 @@ class TributaryConfigTest {
         }
         assertThat(TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "http://ch.example:8123"}).warnings()).isEmpty();
     }
+
+    @Test
+    void severalClickHouseUrlsAreEachCheckedAndWarnedOf() {
+        TributaryConfig c = TributaryConfig.fromArgs(new String[] {"--clickhouse.url",
+            "https://ch-1.example:8443, http://ch-2.example:8123,http://localhost:8123", "--clickhouse.password-env", "CH_PW"});
+        assertThat(c.warnings()).containsExactly("clickhouse.url: the password (clickhouse.password-env) goes to"
+                + " ch-2.example over plain http://, readable on the way; use https://");
+        assertThat(io.tributary.topology.TributaryTopology.endpoint(c).urls())
+                .containsExactly("https://ch-1.example:8443", "http://ch-2.example:8123", "http://localhost:8123");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url",
+            "http://ch-1.example:8123,http://writer:s3cret@ch-2.example:8123"}))
+                .hasMessageStartingWith("clickhouse.url: a user or password in the URL is refused")
+                .hasMessageNotContaining("s3cret");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "http://ch-1:8123,ch-2:8123"}))
+                .hasMessageStartingWith("clickhouse.url:").hasMessageContaining("http:// or https://");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", " , "}))
+                .hasMessageStartingWith("clickhouse.url:");
+    }
+
+    @Test
+    void tlsSettingsAreCheckedTogetherAndTheirPasswordIsNeverAnArgument() {
+        TributaryConfig c = TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "https://ch.example:8443",
+            "--clickhouse.tls.ca-file", "/etc/ca.pem", "--clickhouse.tls.client-cert-file", "/etc/c.pem",
+            "--clickhouse.tls.client-key-file", "/etc/c.key", "--clickhouse.tls.client-key-password-env", "KEY_PW"});
+        assertThat(c.clickHouseTls()).isEqualTo(new io.tributary.clickhouse.ClickHouseTls(
+                "/etc/ca.pem", "/etc/c.pem", "/etc/c.key", "KEY_PW", null, true));
+        assertThat(c.warnings()).isEmpty();
+        assertThat(TributaryConfig.fromArgs(new String[0]).clickHouseTls()).isEqualTo(io.tributary.clickhouse.ClickHouseTls.DEFAULT);
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.tls.client-cert-file", "/etc/c.pem"}))
+                .hasMessageStartingWith("clickhouse.tls.client-key-file: a client certificate needs both");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.tls.client-key-file", "/etc/c.key"}))
+                .hasMessageStartingWith("clickhouse.tls.client-cert-file: a client certificate needs both");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.tls.client-key-password", "hunter2"}))
+                .hasMessageStartingWith("clickhouse.tls.client-key-password: a password is never a plain setting")
+                .hasMessageContaining("clickhouse.tls.client-key-password-env").hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.tls.client-key-password-env", "A",
+            "--clickhouse.tls.client-key-password-file", "/b"}))
+                .hasMessageStartingWith("clickhouse.tls.client-key-password-file: set either");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.tls.verify-hostname", "maybe"}))
+                .hasMessageStartingWith("clickhouse.tls.verify-hostname");
+        assertThat(TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "https://ch.example:8443",
+            "--clickhouse.tls.verify-hostname", "false"}).warnings()).singleElement().asString()
+                .startsWith("clickhouse.tls.verify-hostname = false: ClickHouse's certificate is not checked to name its host");
+        assertThat(TributaryConfig.fromArgs(new String[] {"--clickhouse.tls.ca-file", "/etc/ca.pem"}).warnings())
+                .containsExactly("clickhouse.tls.ca-file: set, but clickhouse.url has no https:// URL, so it is not used");
+    }
 }

@@ -1,0 +1,154 @@
+package io.tributary.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.clickhouse.ClickHouseEndpoint;
+import io.tributary.config.TributaryConfig;
+import io.tributary.tables.TableEngine;
+import io.tributary.topology.SchemaManager;
+import io.tributary.topology.TributaryTopology;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code clickhouse.url} with two endpoints (proxies in front of the real ClickHouse, as two
+ * replicas' load balancers would be): one killed and revived under load loses nothing, needs no
+ * job restart, and the per-endpoint metrics show it.
+ */
+class SeveralEndpointsITCase {
+
+    static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
+
+    private static final int SPANS = 60_000;
+
+    @Test
+    void anEndpointKilledAndRevivedUnderLoadLosesNothingAndNeedsNoRestart() throws Exception {
+        URI ch = URI.create(RealServices.clickHouseUrl());
+        String topic = RealServices.uniqueName("it_endpoints");
+        String db = RealServices.uniqueName("it_endpoints");
+        RealServices.createTopic(topic, 2);
+        try (FaultProxy a = new FaultProxy(ch.getHost(), ch.getPort());
+                FaultProxy b = new FaultProxy(ch.getHost(), ch.getPort())) {
+            String labelA = "127.0.0.1:" + URI.create(a.url()).getPort();
+            String labelB = "127.0.0.1:" + URI.create(b.url()).getPort();
+            TributaryConfig config = TributaryConfig.fromArgs(new String[] {
+                "--signals", "traces",
+                "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
+                "--kafka.topics.traces", topic,
+                "--kafka.group-id", db,
+                "--kafka.starting-offsets", "earliest",
+                "--clickhouse.url", a.url() + ", " + b.url(),
+                "--clickhouse.database", db,
+                "--dlq.topic", "",
+                "--parallelism", "2",
+                "--sink.batch.max-age", "100ms",
+                "--sink.batch.max-rows", "2000",
+                "--checkpoint.interval", "1s",
+                "--flink.restart-strategy.type", "none"
+            });
+            SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            TributaryTopology.build(env, config);
+            JobClient job = env.executeAsync("two endpoints");
+            try {
+                AtomicBoolean stop = new AtomicBoolean();
+                AtomicLong acked = new AtomicLong();
+                Thread producer = new Thread(() -> UniqueSpans.produce(topic, 2, SPANS, 10_000, stop, acked));
+                producer.start();
+                while (acked.get() < SPANS / 4) {
+                    Thread.sleep(50);
+                }
+                a.mode(FaultProxy.Mode.REFUSE); // killed: connections refused, open ones cut
+                Thread.sleep(2_000);
+                long errorsWhileDown = counter(job.getJobID(), labelA, "errors");
+                a.mode(FaultProxy.Mode.PASS); // revived
+                producer.join();
+                assertThat(acked.get()).isEqualTo(SPANS);
+                RealServices.awaitCount(db, "otel_traces", SPANS, 90);
+                assertThat(RealServices.clickHouse().query("SELECT uniqExact(SpanId), count() >= " + SPANS
+                        + ", max(reinterpretAsUInt64(reverse(unhex(SpanId)))) FROM `" + db + "`.otel_traces FORMAT TSV"))
+                        .as("every span, at least once").isEqualTo(SPANS + "\t1\t" + SPANS + "\n");
+                assertThat(job.getJobStatus().get(10, TimeUnit.SECONDS))
+                        .as("no restart (the strategy is none)").isEqualTo(JobStatus.RUNNING);
+                assertThat(errorsWhileDown).as("the killed endpoint's errors").isPositive();
+                assertThat(counter(job.getJobID(), labelB, "errors")).as("the other endpoint's errors").isZero();
+                assertThat(counter(job.getJobID(), labelB, "requests")).isPositive();
+                assertThat(counter(job.getJobID(), null, "insertRetries"))
+                        .as("each batch went to the other endpoint at once, not retried later").isZero();
+
+                // once its backoff is over, the revived endpoint takes INSERTs again and is healthy
+                long before = counter(job.getJobID(), labelA, "requests");
+                AtomicLong more = new AtomicLong();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                long sent = SPANS;
+                while ((counter(job.getJobID(), labelA, "requests") == before || healthy(job.getJobID(), labelA) < 2)
+                        && System.nanoTime() < deadline) {
+                    UniqueSpans.produce(topic, 2, 2 * UniqueSpans.PER_RECORD, 100_000, new AtomicBoolean(), more);
+                    sent += 2 * UniqueSpans.PER_RECORD;
+                    Thread.sleep(500);
+                }
+                assertThat(counter(job.getJobID(), labelA, "requests")).isGreaterThan(before);
+                assertThat(healthy(job.getJobID(), labelA)).as("healthy in both sink subtasks").isEqualTo(2);
+                assertThat(healthy(job.getJobID(), labelB)).isEqualTo(2);
+                assertThat(sent).isGreaterThan(SPANS);
+            } finally {
+                job.cancel().get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
+        }
+    }
+
+    /** An endpoint's counter (null: the sink's own), summed over the sink's subtasks. */
+    private static long counter(JobID job, String endpoint, String name) {
+        long n = 0;
+        for (Map.Entry<MetricGroup, Map<String, Metric>> g : REPORTER.getMetricsByGroup().entrySet()) {
+            Map<String, String> vars = g.getKey().getAllVariables();
+            Metric m = g.getValue().get(name);
+            if (m instanceof Counter && job.toString().equals(vars.get("<job_id>"))
+                    && (endpoint == null ? !vars.containsKey("<endpoint>") : endpoint.equals(vars.get("<endpoint>")))) {
+                n += ((Counter) m).getCount();
+            }
+        }
+        return n;
+    }
+
+    /** How many of the sink's subtasks see the endpoint healthy. */
+    private static int healthy(JobID job, String endpoint) {
+        int n = 0;
+        for (Map.Entry<MetricGroup, Map<String, Metric>> g : REPORTER.getMetricsByGroup().entrySet()) {
+            Map<String, String> vars = g.getKey().getAllVariables();
+            Metric m = g.getValue().get("healthy");
+            if (m instanceof Gauge && job.toString().equals(vars.get("<job_id>")) && endpoint.equals(vars.get("<endpoint>"))) {
+                n += ((Number) ((Gauge<?>) m).getValue()).intValue();
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,109 @@
+package io.tributary.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Certificates for the TLS tests, made with Debian's {@code openssl} as a platform team would:
+ * a CA, a server certificate for {@code localhost} only (so {@code 127.0.0.1} is a wrong host
+ * name), client certificates, a key encrypted with a password, and a second, unrelated CA.
+ */
+public final class TlsFiles {
+
+    /** The password of {@link #clientKeyEncrypted}. */
+    public static final String KEY_PASSWORD = "key-secret";
+
+    public final Path dir;
+    public final Path ca;
+    public final Path caKey;
+    public final Path otherCa;
+    public final Path otherCaKey;
+    public final Path serverCert;
+    public final Path serverKey;
+    public final Path clientCert;
+    public final Path clientKey;
+    public final Path clientKeyEncrypted;
+    public final Path clientKeyPkcs1;
+    public final Path keyPasswordFile;
+    public final Path wrongClientCert;
+    public final Path wrongClientKey;
+
+    private TlsFiles(Path dir) {
+        this.dir = dir;
+        ca = dir.resolve("ca.pem");
+        caKey = dir.resolve("ca.key");
+        otherCa = dir.resolve("other-ca.pem");
+        otherCaKey = dir.resolve("other-ca.key");
+        serverCert = dir.resolve("server.pem");
+        serverKey = dir.resolve("server.key");
+        clientCert = dir.resolve("client.pem");
+        clientKey = dir.resolve("client.key");
+        clientKeyEncrypted = dir.resolve("client-encrypted.key");
+        clientKeyPkcs1 = dir.resolve("client-pkcs1.key");
+        keyPasswordFile = dir.resolve("key-password");
+        wrongClientCert = dir.resolve("wrong-client.pem");
+        wrongClientKey = dir.resolve("wrong-client.key");
+    }
+
+    /** Makes every file in {@code dir}. */
+    public static TlsFiles make(Path dir) throws IOException, InterruptedException {
+        TlsFiles f = new TlsFiles(Files.createDirectories(dir));
+        f.selfSigned(f.ca, f.caKey, "Tributary Test CA");
+        f.selfSigned(f.otherCa, f.otherCaKey, "Some Other CA");
+        f.issue(f.serverCert, f.serverKey, "localhost", f.ca, f.caKey, "subjectAltName=DNS:localhost");
+        f.issue(f.clientCert, f.clientKey, "tributary", f.ca, f.caKey, "extendedKeyUsage=clientAuth");
+        f.issue(f.wrongClientCert, f.wrongClientKey, "tributary", f.otherCa, f.otherCaKey, "extendedKeyUsage=clientAuth");
+        openssl("pkcs8", "-topk8", "-in", f.clientKey.toString(), "-out", f.clientKeyEncrypted.toString(),
+                "-v2", "aes-256-cbc", "-passout", "pass:" + KEY_PASSWORD);
+        openssl("rsa", "-in", f.clientKey.toString(), "-out", f.clientKeyPkcs1.toString(), "-traditional");
+        Files.writeString(f.keyPasswordFile, KEY_PASSWORD + "\n");
+        return f;
+    }
+
+    /** A new client certificate and key from {@code caCert}, written over {@code cert} and {@code key}. */
+    public void renewClient(Path cert, Path key, Path caCert, Path caKeyFile) throws IOException, InterruptedException {
+        Path newCert = dir.resolve(cert.getFileName() + ".new");
+        Path newKey = dir.resolve(key.getFileName() + ".new");
+        issue(newCert, newKey, "tributary-renewed", caCert, caKeyFile, "extendedKeyUsage=clientAuth");
+        // the way cert-manager and Vault agent do it: each file replaced whole, one after the other
+        Files.move(newKey, key, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(newCert, cert, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** A new CA, for rotations. */
+    public void newCa(Path cert, Path key, String name) throws IOException, InterruptedException {
+        selfSigned(cert, key, name);
+    }
+
+    private void selfSigned(Path cert, Path key, String name) throws IOException, InterruptedException {
+        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.toString(), "-out", cert.toString(),
+                "-days", "2", "-subj", "/CN=" + name);
+    }
+
+    private void issue(Path cert, Path key, String cn, Path caCert, Path caKeyFile, String extension)
+            throws IOException, InterruptedException {
+        Path csr = dir.resolve(cert.getFileName() + ".csr");
+        Path ext = dir.resolve(cert.getFileName() + ".ext");
+        Files.writeString(ext, extension + "\n");
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", key.toString(), "-out", csr.toString(),
+                "-subj", "/CN=" + cn);
+        openssl("x509", "-req", "-in", csr.toString(), "-CA", caCert.toString(), "-CAkey", caKeyFile.toString(),
+                "-CAcreateserial", "-out", cert.toString(), "-days", "2", "-extfile", ext.toString());
+    }
+
+    private static void openssl(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add("openssl");
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException("openssl " + String.join(" ", args) + " failed: " + out);
+        }
+    }
+}
