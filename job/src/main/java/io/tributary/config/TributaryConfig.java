@@ -248,17 +248,11 @@ public final class TributaryConfig implements Serializable {
             throw new ConfigException(
                     "signals: no signal is on (each one listed needs a non-empty kafka.topics.<signal>)");
         }
-        Map<String, Signal> seen = new HashMap<>();
-        for (Signal s : signals()) {
-            Signal other = seen.put(get(TributaryOptions.topic(s)), s);
-            if (other != null) {
-                throw new ConfigException(TributaryOptions.topic(s).key() + ": '" + get(TributaryOptions.topic(s))
-                        + "' is also " + TributaryOptions.topic(other).key() + "; each signal needs its own topic");
-            }
-        }
-        if (seen.containsKey(get(TributaryOptions.DLQ_TOPIC))) {
-            throw new ConfigException("dlq.topic: '" + get(TributaryOptions.DLQ_TOPIC)
-                    + "' is a topic the job reads; dead letters need a topic of their own");
+        io.tributary.kafka.TopicSelection topics = topicSelection();
+        String dlq = get(TributaryOptions.DLQ_TOPIC);
+        if (!dlq.isEmpty() && topics.reads(dlq)) {
+            throw new ConfigException("dlq.topic: '" + dlq + "' is a topic the job reads (kafka.topics."
+                    + topics.signal(dlq).id() + "); dead letters need a topic of their own");
         }
         if (get(TributaryOptions.SINK_DELIVERY) == Delivery.EXACTLY_ONCE
                 && get(TributaryOptions.SINK_ASYNC_INSERT)) {
@@ -280,20 +274,31 @@ public final class TributaryConfig implements Serializable {
     public Set<Signal> signals() {
         Set<Signal> on = EnumSet.noneOf(Signal.class);
         for (Signal s : get(TributaryOptions.SIGNALS)) {
-            if (!get(TributaryOptions.topic(s)).isEmpty()) {
+            if (!io.tributary.kafka.TopicSelection.entries(get(TributaryOptions.topic(s))).isEmpty()) {
                 on.add(s);
             }
         }
         return on;
     }
 
-    /** The topic of each running signal, in signal order. */
-    public Map<String, Signal> topics() {
-        Map<String, Signal> out = new LinkedHashMap<>();
+    /**
+     * The topics of the running signals: names and {@code ^regex} entries of each {@code
+     * kafka.topics.<signal>}.
+     *
+     * @throws ConfigException naming the key: a bad regex, a topic two signals name
+     */
+    public io.tributary.kafka.TopicSelection topicSelection() {
+        Map<Signal, String> values = new EnumMap<>(Signal.class);
+        Map<Signal, String> keys = new EnumMap<>(Signal.class);
         for (Signal s : signals()) {
-            out.put(get(TributaryOptions.topic(s)), s);
+            values.put(s, get(TributaryOptions.topic(s)));
+            keys.put(s, TributaryOptions.topic(s).key());
         }
-        return out;
+        try {
+            return io.tributary.kafka.TopicSelection.parse(values, keys);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
     }
 
     /** A table's name and the setting that gives it. */

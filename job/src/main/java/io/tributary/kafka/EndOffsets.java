@@ -34,7 +34,7 @@ public final class EndOffsets {
      * @throws IllegalStateException naming {@code kafka.bounded} and the cluster when Kafka cannot be asked
      */
     public static Map<TopicPartition, Long> latest(String bootstrap, Map<String, String> kafkaProperties,
-            Collection<String> topics) {
+            TopicSelection selection) {
         Properties p = new Properties();
         p.putAll(kafkaProperties);
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -42,7 +42,11 @@ public final class EndOffsets {
         IsolationLevel isolation = "read_committed".equals(
                 String.valueOf(kafkaProperties.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG)).toLowerCase(Locale.ROOT))
                 ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED;
+        Collection<String> topics = selection.named();
         try (Admin admin = Admin.create(p)) {
+            if (selection.hasPatterns()) {
+                topics = selection.resolve(admin.listTopics().names().get(60, TimeUnit.SECONDS));
+            }
             Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
             for (Map.Entry<String, KafkaFuture<TopicDescription>> e
                     : admin.describeTopics(topics).topicNameValues().entrySet()) {

@@ -21,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -50,7 +51,7 @@ final class ResumableKafkaEnumerator
 
     private final WatchingContext context;
     private final SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumState> kafka;
-    private final Set<String> topics;
+    private final Predicate<String> topics;
     private final boolean bounded;
     /** Positions this enumerator owns, by partition. */
     private final Map<TopicPartition, KafkaPartitionSplit> handedBack = new LinkedHashMap<>();
@@ -68,12 +69,12 @@ final class ResumableKafkaEnumerator
     ResumableKafkaEnumerator(
             SplitEnumeratorContext<KafkaPartitionSplit> context,
             Function<SplitEnumeratorContext<KafkaPartitionSplit>, SplitEnumerator<KafkaPartitionSplit, KafkaSourceEnumState>> kafka,
-            Set<String> topics,
+            Predicate<String> topics,
             boolean bounded,
             List<KafkaPartitionSplit> restored) {
         this.context = new WatchingContext(context, bounded, this::discoveryFoundNothing);
         this.kafka = kafka.apply(this.context);
-        this.topics = Set.copyOf(topics);
+        this.topics = topics;
         this.bounded = bounded;
         for (KafkaPartitionSplit s : restored) {
             handedBack.put(s.getTopicPartition(), s);
@@ -84,7 +85,7 @@ final class ResumableKafkaEnumerator
     public void start() {
         // Partitions that readers of an earlier run finished continue from where they were left,
         // in this run's readers, once those have said what their own states hold.
-        givingOutPending = handedBack.values().stream().anyMatch(s -> topics.contains(s.getTopic()));
+        givingOutPending = handedBack.values().stream().anyMatch(s -> topics.test(s.getTopic()));
         context.holdNoMoreSplits(givingOutPending);
         kafka.start();
     }
@@ -176,7 +177,7 @@ final class ResumableKafkaEnumerator
         givingOutPending = false;
         List<KafkaPartitionSplit> again = new ArrayList<>();
         handedBack.values().removeIf(s -> {
-            if (topics.contains(s.getTopic())) {
+            if (topics.test(s.getTopic())) {
                 again.add(s);
                 return true;
             }

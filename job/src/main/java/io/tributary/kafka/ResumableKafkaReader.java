@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
@@ -45,7 +46,7 @@ final class ResumableKafkaReader implements SourceReader<SourceRecord, KafkaPart
     private final SourceReader<SourceRecord, KafkaPartitionSplit> kafka;
     private final SourceReaderContext context;
     private final StopPolicy stops;
-    private final Set<String> topics;
+    private final Predicate<String> topics;
     private final ReadBudget budget;
     /** Splits given to the Kafka reader, as given (with this run's stopping offsets). */
     private final Map<String, KafkaPartitionSplit> reading = new LinkedHashMap<>();
@@ -60,11 +61,11 @@ final class ResumableKafkaReader implements SourceReader<SourceRecord, KafkaPart
      * @param budget bytes to read past the last completed checkpoint, or null for no limit
      */
     ResumableKafkaReader(SourceReader<SourceRecord, KafkaPartitionSplit> kafka, SourceReaderContext context,
-            StopPolicy stops, Set<String> topics, ReadBudget budget) {
+            StopPolicy stops, Predicate<String> topics, ReadBudget budget) {
         this.kafka = kafka;
         this.context = context;
         this.stops = stops;
-        this.topics = Set.copyOf(topics);
+        this.topics = topics;
         this.budget = budget;
         if (budget != null) {
             MetricGroup g = context.metricGroup().addGroup("tributary");
@@ -168,7 +169,7 @@ final class ResumableKafkaReader implements SourceReader<SourceRecord, KafkaPart
                         finished.getOrDefault(id, parked.get(id))));
                 continue;
             }
-            if (!topics.contains(s.getTopic())) {
+            if (!topics.test(s.getTopic())) {
                 LOG.info("Keeping split {} of a topic this run does not read in the state, unread", s);
                 parked.put(id, s);
                 continue;

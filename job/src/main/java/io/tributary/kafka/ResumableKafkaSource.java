@@ -14,9 +14,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Flink's {@link KafkaSource}, wrapped so that each run of the job reads as it was asked to
@@ -32,7 +30,7 @@ public final class ResumableKafkaSource
     private static final long serialVersionUID = 1L;
 
     private final KafkaSource<SourceRecord> kafka;
-    private final HashSet<String> topics;
+    private final TopicSelection topics;
     private final StopPolicy stops;
     private final long readBudgetBytes;
 
@@ -43,12 +41,12 @@ public final class ResumableKafkaSource
      * @param readBudgetBytes bytes each reader may read past the last completed checkpoint
      *     (exactly once), or 0 for no limit
      */
-    public ResumableKafkaSource(KafkaSource<SourceRecord> kafka, Set<String> topics, StopPolicy stops, long readBudgetBytes) {
+    public ResumableKafkaSource(KafkaSource<SourceRecord> kafka, TopicSelection topics, StopPolicy stops, long readBudgetBytes) {
         if ((kafka.getBoundedness() == Boundedness.BOUNDED) != stops.bounded()) {
             throw new IllegalArgumentException("the Kafka source and the stop policy disagree on boundedness");
         }
         this.kafka = kafka;
-        this.topics = new HashSet<>(topics);
+        this.topics = topics;
         this.stops = stops;
         this.readBudgetBytes = readBudgetBytes;
     }
@@ -65,14 +63,14 @@ public final class ResumableKafkaSource
 
     @Override
     public SourceReader<SourceRecord, KafkaPartitionSplit> createReader(SourceReaderContext context) throws Exception {
-        return new ResumableKafkaReader(kafka.createReader(context), context, stops, topics,
+        return new ResumableKafkaReader(kafka.createReader(context), context, stops, topics::reads,
                 readBudgetBytes > 0 ? new ReadBudget(readBudgetBytes) : null);
     }
 
     @Override
     public SplitEnumerator<KafkaPartitionSplit, ResumableEnumState> createEnumerator(
             SplitEnumeratorContext<KafkaPartitionSplit> context) {
-        return new ResumableKafkaEnumerator(context, kafka::createEnumerator, topics, stops.bounded(), List.of());
+        return new ResumableKafkaEnumerator(context, kafka::createEnumerator, topics::reads, stops.bounded(), List.of());
     }
 
     @Override
@@ -84,7 +82,7 @@ public final class ResumableKafkaSource
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }, topics, stops.bounded(), checkpoint.handedBack());
+        }, topics::reads, stops.bounded(), checkpoint.handedBack());
     }
 
     @Override

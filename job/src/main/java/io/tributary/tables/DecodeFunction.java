@@ -5,6 +5,7 @@ import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.tributary.kafka.DeadLetter;
 import io.tributary.kafka.SourceRecord;
+import io.tributary.kafka.TopicSelection;
 import io.tributary.metrics.DecodeMetrics;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.InvalidOtlpException;
@@ -13,6 +14,7 @@ import io.tributary.otlp.Signal;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -39,25 +41,28 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
     public static final OutputTag<DeadLetter> DEAD_LETTERS =
             new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
 
-    private final Map<String, Signal> topics;
+    private final TopicSelection topics;
     private final Encoding encoding;
     private final SchemaFlavor flavor;
     private final TableCatalog catalog;
     private final EnumMap<OtelTable, TableName> tables;
 
     private transient Map<String, Decoder> decoders;
+    private transient Map<Signal, Decoder> bySignal;
+    private transient MetricGroup group;
+    private transient TableLayouts layouts;
     private transient TableRows rows;
 
     /**
-     * @param topics the signal of each topic the source reads
+     * @param topics the topics the source reads, and the signal of each
      * @param encoding how record values are encoded
      * @param flavor the tables' schema flavour
      * @param catalog where the tables' columns are read when the operator opens
      * @param tables the names of the tables of the signals that run
      */
-    public DecodeFunction(Map<String, Signal> topics, Encoding encoding, SchemaFlavor flavor, TableCatalog catalog,
+    public DecodeFunction(TopicSelection topics, Encoding encoding, SchemaFlavor flavor, TableCatalog catalog,
             Map<OtelTable, TableName> tables) {
-        this.topics = new HashMap<>(topics);
+        this.topics = topics;
         this.encoding = encoding;
         this.flavor = flavor;
         this.catalog = catalog;
@@ -65,22 +70,39 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
         this.tables.putAll(tables);
     }
 
-    /** A signal's transcoder and metrics. */
-    private record Decoder(Signal signal, RecordTranscoder transcoder, DecodeMetrics metrics) {}
+    /** A signal's transcoder and metrics, and a topic's share of the metrics. */
+    private record Decoder(Signal signal, RecordTranscoder transcoder, DecodeMetrics metrics,
+            Counter topicRecords, Counter topicFailures) {}
 
     @Override
     public void open(OpenContext openContext) throws IOException {
-        MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("tributary");
-        TableLayouts layouts = layouts();
-        Map<Signal, Decoder> bySignal = new EnumMap<>(Signal.class);
+        group = getRuntimeContext().getMetricGroup().addGroup("tributary");
+        layouts = layouts();
+        bySignal = new EnumMap<>(Signal.class);
         decoders = new HashMap<>();
-        for (Map.Entry<String, Signal> e : topics.entrySet()) {
-            Signal s = e.getValue();
-            Decoder d = bySignal.computeIfAbsent(s, x -> new Decoder(
-                    x, transcoder(x, encoding, layouts), new DecodeMetrics(group.addGroup("signal", x.id()))));
-            decoders.put(e.getKey(), d);
-        }
         rows = new TableRows(layouts);
+    }
+
+    /**
+     * The decoder of a topic's records, made when the topic is first seen (a regex may select
+     * topics created after the start), with {@code recordsRead} and {@code decodeFailures} under
+     * a {@code topic} key group.
+     */
+    private Decoder decoder(String topic) {
+        Decoder d = decoders.get(topic);
+        if (d != null) {
+            return d;
+        }
+        Signal s = topics.signal(topic);
+        if (s == null) {
+            throw new IllegalStateException("record from topic '" + topic + "' that no signal reads");
+        }
+        Decoder shared = bySignal.computeIfAbsent(s, x -> new Decoder(
+                x, transcoder(x, encoding, layouts), new DecodeMetrics(group.addGroup("signal", x.id())), null, null));
+        MetricGroup t = group.addGroup("topic", topic);
+        d = new Decoder(s, shared.transcoder(), shared.metrics(), t.counter("recordsRead"), t.counter("decodeFailures"));
+        decoders.put(topic, d);
+        return d;
     }
 
     /**
@@ -111,18 +133,17 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
 
     @Override
     public void processElement(SourceRecord record, Context ctx, Collector<EncodedRows> out) {
-        Decoder d = decoders.get(record.topic);
-        if (d == null) {
-            throw new IllegalStateException("record from topic '" + record.topic + "' that no signal reads");
-        }
+        Decoder d = decoder(record.topic);
         DecodeMetrics metrics = d.metrics();
         metrics.recordsRead.inc();
+        d.topicRecords().inc();
         metrics.bytesRead.inc(record.value.length);
         try {
             d.transcoder().transcode(record.value, rows);
         } catch (Exception | StackOverflowError e) {
             rows.clear();
             metrics.decodeFailures.inc();
+            d.topicFailures().inc();
             LOG.warn(
                     "Undecodable {} record {} ({} bytes): {}",
                     d.signal().id(), record.coordinates(), record.value.length, reason(e));

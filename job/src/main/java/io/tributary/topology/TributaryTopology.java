@@ -12,6 +12,7 @@ import io.tributary.kafka.ResumableKafkaSource;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.kafka.SourceRecordDeserializer;
 import io.tributary.kafka.StopPolicy;
+import io.tributary.kafka.TopicSelection;
 import io.tributary.otlp.Signal;
 import io.tributary.sink.ClickHouseSink;
 import io.tributary.sink.Delivery;
@@ -48,8 +49,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -99,8 +98,8 @@ public final class TributaryTopology {
         Integer decodeParallelism = config.get(DECODE_PARALLELISM);
         int decodeP = decodeParallelism != null ? decodeParallelism : jobParallelism;
 
-        Map<String, Signal> topics = config.topics();
-        String name = "Kafka: OTLP " + topics.values().stream().map(Signal::id).collect(Collectors.joining(", "));
+        TopicSelection topics = config.topicSelection();
+        String name = "Kafka: OTLP " + topics.signals().stream().map(Signal::id).collect(Collectors.joining(", "));
         DataStream<SourceRecord> records =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), name, TypeInformation.of(SourceRecord.class))
                         .uid(SOURCE_UID)
@@ -198,15 +197,14 @@ public final class TributaryTopology {
      * where the topics end now, and the run stops there whatever state it starts from.
      */
     public static ResumableKafkaSource kafkaSource(TributaryConfig config) {
-        Set<String> topics = config.topics().keySet();
-        String pattern = topics.stream().map(Pattern::quote).collect(Collectors.joining("|"));
+        TopicSelection topics = config.topicSelection();
         KafkaSourceBuilder<SourceRecord> b =
                 KafkaSource.<SourceRecord>builder()
                         .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
                         .setGroupId(config.get(KAFKA_GROUP_ID))
                         // A pattern, not a list: a topic that does not exist yet is not an error; it
-                        // is read once partition discovery sees it.
-                        .setTopicPattern(Pattern.compile(pattern))
+                        // is read once partition discovery sees it, as are new topics a regex selects.
+                        .setTopicPattern(topics.subscription())
                         .setDeserializer(new SourceRecordDeserializer())
                         .setProperties(consumerProperties(config))
                         .setProperty("commit.offsets.on.checkpoint", "true")

@@ -154,7 +154,7 @@ class ResumableKafkaEnumeratorTest {
         Context ctx = new Context(2);
         FakeKafkaEnumerator[] kafka = new FakeKafkaEnumerator[1];
         ResumableKafkaEnumerator e = new ResumableKafkaEnumerator(ctx, c -> kafka[0] = new FakeKafkaEnumerator(c, false),
-                Set.of("spans"), true, List.of());
+                Set.of("spans")::contains, true, List.of());
         ctx.register(0, 0);
         e.start();
         assertThat(ctx.log).containsExactly("no more splits 0");
@@ -168,7 +168,7 @@ class ResumableKafkaEnumeratorTest {
         Context ctx = new Context(1);
         FakeKafkaEnumerator[] kafka = new FakeKafkaEnumerator[1];
         ResumableKafkaEnumerator e = new ResumableKafkaEnumerator(ctx, c -> kafka[0] = new FakeKafkaEnumerator(c, true),
-                Set.of("spans"), true, List.of());
+                Set.of("spans")::contains, true, List.of());
         ctx.register(0, 0);
         e.start();
         assertThat(kafka[0].calls).containsExactly("initialize new splits");
@@ -180,7 +180,7 @@ class ResumableKafkaEnumeratorTest {
         Context ctx = new Context(2);
         FakeKafkaEnumerator[] kafka = new FakeKafkaEnumerator[1];
         ResumableKafkaEnumerator e = new ResumableKafkaEnumerator(ctx, c -> kafka[0] = new FakeKafkaEnumerator(c, true),
-                Set.of("spans"), true, List.of());
+                Set.of("spans")::contains, true, List.of());
         e.start();
         ctx.register(0, 0);
         e.handleSourceEvent(0, 0, new SourceEvents.HandBack(Positions.of(List.of(new KafkaPartitionSplit(P0, 500, 500)))));
@@ -196,7 +196,7 @@ class ResumableKafkaEnumeratorTest {
         Context next = new Context(2);
         FakeKafkaEnumerator[] kafka2 = new FakeKafkaEnumerator[1];
         ResumableKafkaEnumerator restored = new ResumableKafkaEnumerator(next, c -> kafka2[0] = new FakeKafkaEnumerator(c, false),
-                Set.of("spans"), true, List.of(new KafkaPartitionSplit(P0, 500), new KafkaPartitionSplit(P1, 300)));
+                Set.of("spans")::contains, true, List.of(new KafkaPartitionSplit(P0, 500), new KafkaPartitionSplit(P1, 300)));
         next.register(0, 0);
         next.register(1, 0);
         restored.start();

@@ -151,7 +151,7 @@ class ResumableKafkaReaderTest {
         FakeKafkaReader kafka = new FakeKafkaReader();
         Context ctx = new Context();
         ResumableKafkaReader r = new ResumableKafkaReader(kafka, ctx, StopPolicy.at(Map.of(P0, 500L, P1, 900L)),
-                Set.of("spans"), null);
+                Set.of("spans")::contains, null);
         // restored from an unbounded run (no stop) and from an earlier bounded run (its own stop)
         r.addSplits(List.of(new KafkaPartitionSplit(P0, 120), new KafkaPartitionSplit(P1, 300, 400),
                 new KafkaPartitionSplit(new TopicPartition("old_topic", 0), 77)));
@@ -187,7 +187,7 @@ class ResumableKafkaReaderTest {
     @Test
     void unboundedRunsReadOnSplitsThatAnEarlierBoundedRunStopped() {
         FakeKafkaReader kafka = new FakeKafkaReader();
-        ResumableKafkaReader r = new ResumableKafkaReader(kafka, new Context(), StopPolicy.unbounded(), Set.of("spans"), null);
+        ResumableKafkaReader r = new ResumableKafkaReader(kafka, new Context(), StopPolicy.unbounded(), Set.of("spans")::contains, null);
         r.addSplits(List.of(new KafkaPartitionSplit(P0, 500, 500)));
         assertThat(kafka.splits.get("spans-0").getStoppingOffset()).isEmpty();
         assertThat(kafka.splits.get("spans-0").getStartingOffset()).isEqualTo(500);
@@ -196,7 +196,7 @@ class ResumableKafkaReaderTest {
     @Test
     void theReadBudgetPausesTheReaderUntilACheckpointPastItsBarrierCompletes() throws Exception {
         FakeKafkaReader kafka = new FakeKafkaReader();
-        ResumableKafkaReader r = new ResumableKafkaReader(kafka, new Context(), StopPolicy.unbounded(), Set.of("spans"),
+        ResumableKafkaReader r = new ResumableKafkaReader(kafka, new Context(), StopPolicy.unbounded(), Set.of("spans")::contains,
                 new ReadBudget(250));
         r.addSplits(List.of(new KafkaPartitionSplit(P0, 0)));
         for (int i = 0; i < 6; i++) {
