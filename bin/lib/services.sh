@@ -14,6 +14,8 @@
 #   TRIBUTARY_CLICKHOUSE_MAX_MEMORY  ClickHouse max_server_memory_usage, bytes     4294967296
 #   TRIBUTARY_KAFKA_PORT             Kafka PLAINTEXT listener                      9092
 #   TRIBUTARY_KAFKA_CONTROLLER_PORT  KRaft controller listener                     Kafka port + 1
+#   TRIBUTARY_KAFKA_SASL_SSL_PORT    SASL_SSL listener (SCRAM-SHA-512, PLAIN)      Kafka port + 2
+#   TRIBUTARY_KAFKA_SSL_PORT         SSL listener requiring client certificates    Kafka port + 3
 #   TRIBUTARY_KAFKA_PARTITIONS       num.partitions of auto-created topics         4
 #   TRIBUTARY_KAFKA_HEAP             broker JVM -Xmx                               512m
 #   TRIBUTARY_STATE_DIR              data, pid and log files, one dir per service  $ROOT/.run
@@ -25,6 +27,7 @@
 #   services_clickhouse_url           http://127.0.0.1:<port>
 #   services_clickhouse_query SQL     runs SQL over HTTP, prints the result
 #   services_kafka_bootstrap          127.0.0.1:<port>
+#   services_kafka_secure             the secure listeners and the CA that signs them, as KEY=VALUE lines
 #   services_kafka_classpath          the broker/tools classpath (resolved by Maven once)
 #   services_kafka_tool CLASS ARGS... runs a Kafka tool, e.g. org.apache.kafka.tools.TopicCommand
 #
@@ -87,10 +90,20 @@ _svc_settings() {
         _svc_err "TRIBUTARY_KAFKA_CONTROLLER_PORT='$_SVC_KAFKA_CONTROLLER_PORT' is not a TCP port (1-65535)"
         return 1
     fi
-    if ((10#$_SVC_KAFKA_CONTROLLER_PORT == 10#$_SVC_KAFKA_PORT || 10#$_SVC_CH_PORT == 10#$_SVC_KAFKA_PORT \
-        || 10#$_SVC_CH_PORT == 10#$_SVC_KAFKA_CONTROLLER_PORT)); then
-        _svc_err "TRIBUTARY_CLICKHOUSE_PORT ($_SVC_CH_PORT), TRIBUTARY_KAFKA_PORT ($_SVC_KAFKA_PORT) and" \
-            "TRIBUTARY_KAFKA_CONTROLLER_PORT ($_SVC_KAFKA_CONTROLLER_PORT) must all differ"
+    _SVC_KAFKA_SASL_SSL_PORT=${TRIBUTARY_KAFKA_SASL_SSL_PORT:-$((10#$_SVC_KAFKA_PORT + 2))}
+    _SVC_KAFKA_SSL_PORT=${TRIBUTARY_KAFKA_SSL_PORT:-$((10#$_SVC_KAFKA_PORT + 3))}
+    local name
+    for name in TRIBUTARY_KAFKA_SASL_SSL_PORT:$_SVC_KAFKA_SASL_SSL_PORT TRIBUTARY_KAFKA_SSL_PORT:$_SVC_KAFKA_SSL_PORT; do
+        if ! _svc_is_port "${name#*:}"; then
+            _svc_err "${name%%:*}='${name#*:}' is not a TCP port (1-65535)"
+            return 1
+        fi
+    done
+    if [[ $(printf '%s\n' "$_SVC_CH_PORT" "$_SVC_KAFKA_PORT" "$_SVC_KAFKA_CONTROLLER_PORT" "$_SVC_KAFKA_SASL_SSL_PORT" \
+        "$_SVC_KAFKA_SSL_PORT" | sort -u | wc -l) != 5 ]]; then
+        _svc_err "TRIBUTARY_CLICKHOUSE_PORT ($_SVC_CH_PORT), TRIBUTARY_KAFKA_PORT ($_SVC_KAFKA_PORT)," \
+            "TRIBUTARY_KAFKA_CONTROLLER_PORT ($_SVC_KAFKA_CONTROLLER_PORT), TRIBUTARY_KAFKA_SASL_SSL_PORT" \
+            "($_SVC_KAFKA_SASL_SSL_PORT) and TRIBUTARY_KAFKA_SSL_PORT ($_SVC_KAFKA_SSL_PORT) must all differ"
         return 1
     fi
     if ! [[ $_SVC_KAFKA_PARTITIONS =~ ^[0-9]+$ ]] || ((10#$_SVC_KAFKA_PARTITIONS < 1)); then
@@ -553,17 +566,50 @@ _svc_kafka_api_versions_ok() { # PORT
     [[ ${#reply} == 20 && ${reply:8} == 000000070000 ]]
 }
 
-_svc_kafka_write_config() { # DIR
-    local dir=$1
+# A CA and the broker's certificate (for localhost and 127.0.0.1) in DIR/tls, made once with
+# openssl: the secure listeners' identity. The CA's key stays there so that tests can issue client
+# certificates the SSL listener accepts. Not for anything but this machine's tests.
+_svc_kafka_tls() { # DIR
+    local tls=$1/tls out
+    [[ -s $tls/broker-keystore.pem && -s $tls/ca.pem && -s $tls/ca.key ]] && return 0
+    mkdir -p "$tls"
+    if ! out=$(
+        set -e
+        cd "$tls"
+        openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 3650 \
+            -subj "/CN=Tributary local Kafka CA" 2>&1
+        openssl req -newkey rsa:2048 -nodes -keyout broker.key -out broker.csr -subj "/CN=localhost" 2>&1
+        printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >broker.ext
+        openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out broker.pem -days 3650 \
+            -extfile broker.ext 2>&1
+        cat broker.key broker.pem >broker-keystore.pem
+        chmod 600 ca.key broker.key broker-keystore.pem
+    ); then
+        _svc_err "kafka: cannot make the secure listeners' certificates with openssl:"
+        printf '%s\n' "$out" | tail -n 10 | sed 's/^/    /' >&2
+        return 1
+    fi
+}
+
+_svc_kafka_write_config() { # DIR SECURE(0|1)
+    local dir=$1 secure=$2 listeners advertised map
+    listeners="PLAINTEXT://127.0.0.1:$_SVC_KAFKA_PORT,CONTROLLER://127.0.0.1:$_SVC_KAFKA_CONTROLLER_PORT"
+    advertised="PLAINTEXT://127.0.0.1:$_SVC_KAFKA_PORT"
+    map="PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+    if ((secure)); then
+        listeners+=",SASL_SSL://127.0.0.1:$_SVC_KAFKA_SASL_SSL_PORT,SSL://127.0.0.1:$_SVC_KAFKA_SSL_PORT"
+        advertised+=",SASL_SSL://localhost:$_SVC_KAFKA_SASL_SSL_PORT,SSL://localhost:$_SVC_KAFKA_SSL_PORT"
+        map+=",SASL_SSL:SASL_SSL,SSL:SSL"
+    fi
     cat >"$dir/server.properties" <<EOF
 # Written by bin/lib/services.sh on every start; edits are overwritten.
 # One KRaft node that is both broker and controller, reachable on 127.0.0.1 only.
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$_SVC_KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$_SVC_KAFKA_PORT,CONTROLLER://127.0.0.1:$_SVC_KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$_SVC_KAFKA_PORT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listeners=$listeners
+advertised.listeners=$advertised
+listener.security.protocol.map=$map
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$dir/data
@@ -585,6 +631,22 @@ group.initial.rebalance.delay.ms=0
 num.network.threads=2
 num.io.threads=4
 EOF
+    if ((secure)); then
+        cat >>"$dir/server.properties" <<EOF
+
+# Secure listeners, for the tests of Kafka over TLS and SASL: the broker's certificate from
+# $dir/tls. SASL_SSL takes SCRAM-SHA-512 (users created with the Admin API) and PLAIN (the one
+# user below); SSL requires a client certificate from the same CA.
+ssl.keystore.type=PEM
+ssl.keystore.location=$dir/tls/broker-keystore.pem
+sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_tributary-plain="plain-secret";
+listener.name.ssl.ssl.client.auth=required
+listener.name.ssl.ssl.truststore.type=PEM
+listener.name.ssl.ssl.truststore.location=$dir/tls/ca.pem
+EOF
+    fi
     # Admin client settings for the health check: fail fast instead of retrying for 60 s.
     cat >"$dir/admin.properties" <<EOF
 request.timeout.ms=5000
@@ -608,7 +670,7 @@ _svc_kafka_format() { # DIR
 }
 
 _svc_kafka_start() {
-    local dir pid java cp_file started
+    local dir pid java cp_file started secure
     dir=$(_svc_dir kafka)
     if pid=$(_svc_pid kafka); then
         _svc_wait_healthy kafka "$pid" "$_SVC_KAFKA_START_TIMEOUT" _svc_kafka_health || return 1
@@ -622,7 +684,16 @@ _svc_kafka_start() {
     cp_file=$(_svc_kafka_classpath_file) || return 1
 
     mkdir -p "$dir/data"
-    _svc_kafka_write_config "$dir"
+    secure=0
+    if command -v openssl >/dev/null 2>&1; then
+        _svc_check_port_free kafka "$_SVC_KAFKA_SASL_SSL_PORT" TRIBUTARY_KAFKA_SASL_SSL_PORT || return 1
+        _svc_check_port_free kafka "$_SVC_KAFKA_SSL_PORT" TRIBUTARY_KAFKA_SSL_PORT || return 1
+        _svc_kafka_tls "$dir" || return 1
+        secure=1
+    else
+        _svc_say "kafka: openssl is not on PATH; starting without the SASL_SSL and SSL listeners"
+    fi
+    _svc_kafka_write_config "$dir" "$secure"
     _svc_kafka_format "$dir" || return 1
     _svc_rotate_log "$(_svc_log_file kafka)"
     started=$(_svc_now_ms)
@@ -733,6 +804,15 @@ services_clickhouse_url() {
 services_kafka_bootstrap() {
     _svc_settings || return 1
     printf '127.0.0.1:%s\n' "$_SVC_KAFKA_PORT"
+}
+
+services_kafka_secure() {
+    _svc_settings || return 1
+    local tls
+    tls="$(_svc_dir kafka)/tls"
+    [[ -s $tls/ca.pem ]] || return 1
+    printf 'sasl_ssl=localhost:%s\nssl=localhost:%s\nca_file=%s\nca_key=%s\n' \
+        "$_SVC_KAFKA_SASL_SSL_PORT" "$_SVC_KAFKA_SSL_PORT" "$tls/ca.pem" "$tls/ca.key"
 }
 
 services_clickhouse_query() { # SQL

@@ -5,6 +5,8 @@ import io.tributary.clickhouse.ClickHouseException;
 import io.tributary.config.ConfigException;
 import io.tributary.config.Option;
 import io.tributary.config.TributaryConfig;
+import io.tributary.kafka.KafkaCheck;
+import io.tributary.kafka.KafkaConnection;
 import io.tributary.config.TributaryOptions;
 import io.tributary.tables.TableEngine;
 import io.tributary.topology.SchemaManager;
@@ -37,6 +39,7 @@ public final class TributaryJob {
     /** Creates the schema when asked, wires the topology and runs it until it ends. */
     public static void run(StreamExecutionEnvironment env, TributaryConfig config) throws Exception {
         config.warnings().forEach(LOG::warn);
+        checkKafka(config);
         checkClickHouse(config);
         if (config.get(TributaryOptions.CLICKHOUSE_CREATE_SCHEMA)) {
             SchemaManager.create(TributaryTopology.endpoint(config), config, TableEngine.MERGE_TREE, null);
@@ -65,6 +68,34 @@ public final class TributaryJob {
             throw new ConfigException(e.getMessage(), e);
         } catch (IOException e) {
             throw new ConfigException(e.getMessage(), e); // a file here that cannot be used
+        }
+    }
+
+    /**
+     * Fails before the job is submitted when a Kafka cluster it uses (the one it reads, and the
+     * dead-letter one if that is another) refuses its credentials or certificates, naming the
+     * setting; one that does not answer now is only logged.
+     */
+    static void checkKafka(TributaryConfig config) {
+        List<KafkaConnection> clusters = new java.util.ArrayList<>(List.of(config.kafka()));
+        if (!config.get(TributaryOptions.DLQ_TOPIC).isEmpty() && config.get(TributaryOptions.DLQ_KAFKA_BOOTSTRAP_SERVERS) != null) {
+            clusters.add(config.deadLetterKafka());
+        }
+        for (KafkaConnection kafka : clusters) {
+            String elsewhere = KafkaCheck.missingHere(kafka);
+            if (elsewhere != null) {
+                LOG.info("Kafka not checked from here ({}); its clients check it where they run", elsewhere);
+                continue;
+            }
+            KafkaCheck.Outcome outcome;
+            try {
+                outcome = KafkaCheck.check(kafka);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage(), e);
+            }
+            if (outcome.unreachable() != null) {
+                LOG.warn("Kafka cannot be reached now: {}", outcome.unreachable());
+            }
         }
     }
 

@@ -45,13 +45,22 @@ public final class TributaryConfig implements Serializable {
 
     private final Map<String, Object> values;
     private final Map<String, String> kafkaProperties;
+    private final Map<String, String> deadLetterKafkaProperties;
     private final Map<String, String> flinkOptions;
+    private final Map<String, String> given;
 
-    private TributaryConfig(
-            Map<String, Object> values, Map<String, String> kafkaProperties, Map<String, String> flinkOptions) {
+    private TributaryConfig(Map<String, Object> values, Map<String, String> kafkaProperties,
+            Map<String, String> deadLetterKafkaProperties, Map<String, String> flinkOptions, Map<String, String> given) {
         this.values = values;
         this.kafkaProperties = kafkaProperties;
+        this.deadLetterKafkaProperties = deadLetterKafkaProperties;
         this.flinkOptions = flinkOptions;
+        this.given = given;
+    }
+
+    /** The settings given (not defaulted), as text. */
+    Map<String, String> given() {
+        return given;
     }
 
     /** Parses and validates the job's arguments. */
@@ -73,7 +82,7 @@ public final class TributaryConfig implements Serializable {
         Map<String, String> raw = keyValues(args);
         String configFile = raw.remove("config");
         for (String key : raw.keySet()) {
-            if (SECRET_KAFKA_PROPERTIES.contains(key)) {
+            if (SECRET_KAFKA_PROPERTIES.contains(key) || SECRET_KAFKA_PROPERTIES.contains(key.replaceFirst("^dlq\\.", ""))) {
                 throw new ConfigException(
                         key + ": secrets are never program arguments (the Flink dashboard shows those to "
                                 + "everyone); put it in a file passed with --config, readable only by the job's user");
@@ -128,9 +137,18 @@ public final class TributaryConfig implements Serializable {
         }
         Map<String, Object> values = new HashMap<>();
         Map<String, String> kafka = new TreeMap<>();
+        Map<String, String> dlqKafka = new TreeMap<>();
         Map<String, String> flink = new TreeMap<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
             String key = e.getKey();
+            if (key.startsWith(TributaryOptions.DLQ_KAFKA_PROPERTIES_PREFIX)) {
+                String prop = key.substring(TributaryOptions.DLQ_KAFKA_PROPERTIES_PREFIX.length());
+                if (prop.isEmpty()) {
+                    throw new ConfigException(key + ": a Kafka client property name must follow the prefix");
+                }
+                dlqKafka.put(prop, e.getValue());
+                continue;
+            }
             if (key.startsWith(TributaryOptions.KAFKA_PROPERTIES_PREFIX)) {
                 String prop = key.substring(TributaryOptions.KAFKA_PROPERTIES_PREFIX.length());
                 if (prop.isEmpty()) {
@@ -167,7 +185,9 @@ public final class TributaryConfig implements Serializable {
                 values.put(o.key(), o.defaultValue());
             }
         }
-        TributaryConfig c = new TributaryConfig(values, Collections.unmodifiableMap(kafka), Collections.unmodifiableMap(flink));
+        TributaryConfig c = new TributaryConfig(values, Collections.unmodifiableMap(kafka),
+                Collections.unmodifiableMap(dlqKafka), Collections.unmodifiableMap(flink),
+                Collections.unmodifiableMap(new TreeMap<>(raw)));
         c.crossCheck();
         return c;
     }
@@ -189,6 +209,10 @@ public final class TributaryConfig implements Serializable {
                         + " over plain http://, readable on the way; use https://");
             }
         }
+        out.addAll(TributaryOptions.KAFKA.warnings(this));
+        if (get(TributaryOptions.DLQ_KAFKA_BOOTSTRAP_SERVERS) != null) {
+            out.addAll(TributaryOptions.DLQ_KAFKA.warnings(this));
+        }
         if (!get(TributaryOptions.CLICKHOUSE_TLS_VERIFY_HOSTNAME)) {
             out.add(TributaryOptions.CLICKHOUSE_TLS_VERIFY_HOSTNAME.key() + " = false: ClickHouse's certificate is not"
                     + " checked to name its host, so anyone holding a certificate from a trusted CA can pose as ClickHouse"
@@ -202,6 +226,18 @@ public final class TributaryConfig implements Serializable {
             }
         }
         return out;
+    }
+
+    /** How to reach the Kafka cluster the job reads. */
+    public io.tributary.kafka.KafkaConnection kafka() {
+        return TributaryOptions.KAFKA.connection(this, get(TributaryOptions.KAFKA_BOOTSTRAP_SERVERS), kafkaProperties);
+    }
+
+    /** How to reach the cluster of the dead-letter topic: {@link #kafka()} unless dlq.kafka.bootstrap-servers is set. */
+    public io.tributary.kafka.KafkaConnection deadLetterKafka() {
+        String bootstrap = get(TributaryOptions.DLQ_KAFKA_BOOTSTRAP_SERVERS);
+        return bootstrap == null ? kafka()
+                : TributaryOptions.DLQ_KAFKA.connection(this, bootstrap, deadLetterKafkaProperties);
     }
 
     /** The TLS settings for ClickHouse. */
@@ -240,6 +276,20 @@ public final class TributaryConfig implements Serializable {
             throw new ConfigException(missing.key() + ": a client certificate needs both "
                     + TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE.key() + " and "
                     + TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_FILE.key());
+        }
+        TributaryOptions.KAFKA.check(this, kafkaProperties);
+        if (get(TributaryOptions.DLQ_KAFKA_BOOTSTRAP_SERVERS) == null) {
+            String stray = TributaryOptions.DLQ_KAFKA.anyGiven(given) ? TributaryOptions.DLQ_KAFKA.all().stream()
+                    .map(Option::key).filter(given::containsKey).findFirst().orElseThrow()
+                    : deadLetterKafkaProperties.isEmpty() ? null
+                    : TributaryOptions.DLQ_KAFKA_PROPERTIES_PREFIX + deadLetterKafkaProperties.keySet().iterator().next();
+            if (stray != null) {
+                throw new ConfigException(stray + ": the dlq.kafka.* settings are for a dead-letter cluster of its own;"
+                        + " set dlq.kafka.bootstrap-servers too (without it, dead letters go to the cluster the job reads,"
+                        + " with the kafka.* settings)");
+            }
+        } else {
+            TributaryOptions.DLQ_KAFKA.check(this, deadLetterKafkaProperties);
         }
         if (get(TributaryOptions.SINK_RETRY_INITIAL_BACKOFF).compareTo(get(TributaryOptions.SINK_RETRY_MAX_BACKOFF)) > 0) {
             throw new ConfigException("sink.retry.initial-backoff: must not exceed sink.retry.max-backoff");

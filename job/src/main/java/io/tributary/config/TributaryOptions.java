@@ -145,9 +145,19 @@ public final class TributaryOptions {
         }
     }
 
+    /** TLS and SASL to the Kafka cluster the job reads. */
+    public static final KafkaOptions KAFKA = new KafkaOptions("kafka.", "the Kafka cluster the job reads");
+    public static final String DLQ_KAFKA_PROPERTIES_PREFIX = "dlq.kafka.properties.";
+    public static final Option<String> DLQ_KAFKA_BOOTSTRAP_SERVERS =
+            new Option<>("dlq.kafka.bootstrap-servers", null, "Another Kafka cluster for the dead-letter topic; it is then reached with the dlq.kafka.* settings only (default: the cluster the job reads, with its settings)", Options::string);
+    /** TLS and SASL to a dead-letter cluster of its own. */
+    public static final KafkaOptions DLQ_KAFKA = new KafkaOptions("dlq.kafka.", "the dead-letter cluster");
+
     /** All options, in the order the README lists them. */
-    public static final List<Option<?>> ALL =
-            List.of(
+    public static final List<Option<?>> ALL = all();
+
+    private static List<Option<?>> all() {
+        List<Option<?>> out = new java.util.ArrayList<>(List.of(
                     SIGNALS,
                     KAFKA_BOOTSTRAP_SERVERS,
                     KAFKA_GROUP_ID,
@@ -192,7 +202,14 @@ public final class TributaryOptions {
                     SINK_RETRY_INITIAL_BACKOFF,
                     SINK_RETRY_MAX_BACKOFF,
                     SINK_REQUEST_TIMEOUT,
-                    CHECKPOINT_INTERVAL);
+                    CHECKPOINT_INTERVAL));
+        out.addAll(out.indexOf(KAFKA_BOUNDED) + 1, KAFKA.all());
+        List<Option<?>> dlq = new java.util.ArrayList<>();
+        dlq.add(DLQ_KAFKA_BOOTSTRAP_SERVERS);
+        dlq.addAll(DLQ_KAFKA.all());
+        out.addAll(out.indexOf(DLQ_TOPIC) + 1, dlq);
+        return List.copyOf(out);
+    }
 
     private static String httpUrls(String s) {
         List<String> urls = ClickHouseEndpoint.splitUrls(s);

@@ -31,8 +31,8 @@ public final class RefusedRecords implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RefusedRecords.class);
     private static final Duration FETCH_TIMEOUT = Duration.ofSeconds(60);
 
-    private final String bootstrap;
-    private final Map<String, String> kafkaProperties;
+    private final KafkaConnection source;
+    private final KafkaConnection deadLetters;
     private final String topic;
     private final Set<String> sent = new HashSet<>();
     private DeadLetterSerializer serializer;
@@ -40,11 +40,13 @@ public final class RefusedRecords implements AutoCloseable {
     private KafkaProducer<byte[], byte[]> producer;
 
     /**
+     * @param source the cluster the records are read back from
+     * @param deadLetters the cluster of the dead-letter topic
      * @param topic the dead-letter topic; empty: log and drop
      */
-    public RefusedRecords(String bootstrap, Map<String, String> kafkaProperties, String topic) {
-        this.bootstrap = bootstrap;
-        this.kafkaProperties = Map.copyOf(kafkaProperties);
+    public RefusedRecords(KafkaConnection source, KafkaConnection deadLetters, String topic) {
+        this.source = source;
+        this.deadLetters = deadLetters;
         this.topic = topic;
     }
 
@@ -83,7 +85,7 @@ public final class RefusedRecords implements AutoCloseable {
 
     private DeadLetterSerializer serializer() throws IOException {
         if (serializer == null) {
-            DeadLetterSerializer s = new DeadLetterSerializer(topic, bootstrap, kafkaProperties);
+            DeadLetterSerializer s = new DeadLetterSerializer(topic, deadLetters.bootstrapServers(), deadLetters.properties());
             s.open();
             serializer = s;
         }
@@ -117,9 +119,7 @@ public final class RefusedRecords implements AutoCloseable {
 
     private KafkaConsumer<byte[], byte[]> consumer() {
         if (consumer == null) {
-            Properties p = new Properties();
-            p.putAll(kafkaProperties);
-            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            Properties p = source.clientProperties();
             p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
             p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -134,8 +134,8 @@ public final class RefusedRecords implements AutoCloseable {
 
     private KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
-            Properties p = DeadLetterSerializer.producerProperties(kafkaProperties);
-            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            Properties p = DeadLetterSerializer.producerProperties(deadLetters.properties());
+            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, deadLetters.bootstrapServers());
             p.remove(ProducerConfig.CLIENT_ID_CONFIG);
             p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
             p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());

@@ -53,7 +53,7 @@ final class BatchInserter implements AutoCloseable {
         this.client = client;
         this.metrics = metrics;
         this.deadLetters = new RefusedRecords(
-                settings.kafkaBootstrap(), settings.kafkaProperties(), settings.deadLetterTopic());
+                settings.sourceKafka(), settings.deadLetterKafka(), settings.deadLetterTopic());
         this.tokens = settings.delivery() == Delivery.EXACTLY_ONCE;
         Map<String, String> query = new HashMap<>(settings.insertSettings());
         // Pinned, whatever the user's settings profile says. The data's header names the columns

@@ -1,5 +1,7 @@
 package io.tributary.sink;
 
+import io.tributary.kafka.KafkaConnection;
+
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.clickhouse.Compression;
 import io.tributary.tables.OtelTable;
@@ -33,8 +35,8 @@ import java.util.Map;
  * @param retryMaxBackoff longest pause between attempts
  * @param requestTimeout how long one INSERT may take before it counts as failed
  * @param deadLetterTopic where records whose rows ClickHouse refuses for good go; "" to log and drop
- * @param kafkaBootstrap the Kafka cluster of the source and the dead-letter topic
- * @param kafkaProperties the Kafka client properties ({@code kafka.properties.*})
+ * @param sourceKafka the Kafka cluster the records come from (read back for dead letters)
+ * @param deadLetterKafka the Kafka cluster of the dead-letter topic
  */
 public record SinkSettings(
         ClickHouseEndpoint endpoint,
@@ -54,14 +56,13 @@ public record SinkSettings(
         Duration retryMaxBackoff,
         Duration requestTimeout,
         String deadLetterTopic,
-        String kafkaBootstrap,
-        Map<String, String> kafkaProperties)
+        KafkaConnection sourceKafka,
+        KafkaConnection deadLetterKafka)
         implements Serializable {
 
     public SinkSettings {
         tables = List.copyOf(tables);
         insertSettings = Map.copyOf(insertSettings);
-        kafkaProperties = Map.copyOf(kafkaProperties);
         for (int t = 0; t < tables.size(); t++) {
             if (tables.get(t).kind().ordinal() != t) {
                 throw new IllegalArgumentException("tables must be in OtelTable order");

@@ -8,6 +8,7 @@ import io.tributary.config.TributaryConfig;
 import io.tributary.kafka.DeadLetter;
 import io.tributary.kafka.DeadLetterSerializer;
 import io.tributary.kafka.EndOffsets;
+import io.tributary.kafka.KafkaConnection;
 import io.tributary.kafka.ResumableKafkaSource;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.kafka.SourceRecordDeserializer;
@@ -134,12 +135,12 @@ public final class TributaryTopology {
      */
     public static KafkaSink<DeadLetter> deadLetterSink(TributaryConfig config) {
         // a dead letter is as large as the record it carries
-        Properties producer = DeadLetterSerializer.producerProperties(config.kafkaPropertiesMap());
+        KafkaConnection kafka = config.deadLetterKafka();
+        Properties producer = DeadLetterSerializer.producerProperties(kafka.properties());
         return KafkaSink.<DeadLetter>builder()
-                .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
+                .setBootstrapServers(kafka.bootstrapServers())
                 .setKafkaProducerConfig(producer)
-                .setRecordSerializer(new DeadLetterSerializer(
-                        config.get(DLQ_TOPIC), config.get(KAFKA_BOOTSTRAP_SERVERS), config.kafkaPropertiesMap()))
+                .setRecordSerializer(new DeadLetterSerializer(config.get(DLQ_TOPIC), kafka.bootstrapServers(), kafka.properties()))
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
                 .build();
     }
@@ -188,7 +189,7 @@ public final class TributaryTopology {
     static Properties consumerProperties(TributaryConfig config) {
         Properties p = new Properties();
         p.putAll(CONSUMER_DEFAULTS);
-        p.putAll(config.kafkaProperties());
+        p.putAll(config.kafka().properties());
         return p;
     }
 
@@ -200,7 +201,7 @@ public final class TributaryTopology {
         TopicSelection topics = config.topicSelection();
         KafkaSourceBuilder<SourceRecord> b =
                 KafkaSource.<SourceRecord>builder()
-                        .setBootstrapServers(config.get(KAFKA_BOOTSTRAP_SERVERS))
+                        .setBootstrapServers(config.kafka().bootstrapServers())
                         .setGroupId(config.get(KAFKA_GROUP_ID))
                         // A pattern, not a list: a topic that does not exist yet is not an error; it
                         // is read once partition discovery sees it, as are new topics a regex selects.
@@ -224,8 +225,8 @@ public final class TributaryTopology {
         }
         StopPolicy stops = StopPolicy.unbounded();
         if (config.get(KAFKA_BOUNDED)) {
-            Map<TopicPartition, Long> end = EndOffsets.latest(config.get(KAFKA_BOOTSTRAP_SERVERS),
-                    config.kafkaPropertiesMap(), topics);
+            Map<TopicPartition, Long> end = EndOffsets.latest(config.kafka().bootstrapServers(),
+                    config.kafka().properties(), topics);
             LOG.info("kafka.bounded: this run stops where the topics end now: {}", end);
             stops = StopPolicy.at(end);
             b.setBounded(OffsetsInitializer.offsets(end, OffsetResetStrategy.EARLIEST));
@@ -265,8 +266,8 @@ public final class TributaryTopology {
                         config.get(SINK_RETRY_MAX_BACKOFF),
                         config.get(SINK_REQUEST_TIMEOUT),
                         config.get(DLQ_TOPIC),
-                        config.get(KAFKA_BOOTSTRAP_SERVERS),
-                        config.kafkaPropertiesMap()));
+                        config.kafka(),
+                        config.deadLetterKafka()));
     }
 
     /** Where ClickHouse is, from the config. */

@@ -40,6 +40,21 @@ public final class RealServices {
         return required("tributary.kafka.bootstrap");
     }
 
+    /**
+     * The local broker's secure listeners and their CA ({@code bin/lib/services.sh} makes them):
+     * {@code sasl_ssl}, {@code ssl} (host:port), {@code ca_file}, {@code ca_key}.
+     */
+    public static String kafkaSecure(String what) {
+        String env = "TRIBUTARY_TEST_KAFKA_" + what.toUpperCase(java.util.Locale.ROOT)
+                + (what.startsWith("ca_") ? "" : "_BOOTSTRAP");
+        String v = System.getenv(env);
+        if (v == null || v.isBlank()) {
+            throw new IllegalStateException(env + " is not set: run the integration tests with `bin/tributary test`,"
+                    + " whose Kafka has SASL_SSL and SSL listeners (it needs openssl)");
+        }
+        return v;
+    }
+
     private static String required(String key) {
         String v = System.getProperty(key);
         if (v == null || v.isBlank() || v.startsWith("${")) {

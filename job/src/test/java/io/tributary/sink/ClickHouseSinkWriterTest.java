@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.ZstdInputStream;
 import io.tributary.clickhouse.ClickHouseEndpoint;
+import io.tributary.kafka.KafkaConnection;
 import io.tributary.clickhouse.ClickHouseException;
 import io.tributary.clickhouse.Body;
 import io.tributary.clickhouse.Compression;
@@ -133,7 +134,8 @@ class ClickHouseSinkWriterTest {
         return new SinkSettings(
                 ClickHouseEndpoint.of("http://localhost:1"), "db", tables, SchemaFlavor.MAP, delivery, Map.of(),
                 maxRows, maxBytes, Duration.ofHours(1), compression, false, 2, 3,
-                Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofSeconds(5), "", "localhost:1", Map.of());
+                Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofSeconds(5), "",
+                KafkaConnection.plain("localhost:1", Map.of()), KafkaConnection.plain("localhost:1", Map.of()));
     }
 
     private static final List<String> NAMES = List.of("t", "u", "v", "w", "x", "y", "z");

@@ -1,0 +1,135 @@
+package io.tributary.kafka;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Connects to a Kafka cluster once at start, so that a refused password or certificate fails the
+ * job before it is submitted, naming the setting to fix, instead of in a restart loop of its
+ * sources. A cluster that does not answer in time is only reported: it may come back.
+ */
+public final class KafkaCheck {
+
+    private KafkaCheck() {}
+
+    /** What the check found: null when the cluster answered, else why not. */
+    public record Outcome(String unreachable) {}
+
+    /**
+     * @throws IllegalArgumentException naming the setting when the cluster refuses the credentials
+     *     or certificates, or a secret cannot be read
+     */
+    public static Outcome check(KafkaConnection kafka) {
+        Properties p = kafka.clientProperties();
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
+        p.put(AdminClientConfig.RETRIES_CONFIG, "2");
+        p.remove(AdminClientConfig.CLIENT_ID_CONFIG);
+        String prefix = kafka.prefix();
+        Admin admin;
+        try {
+            admin = Admin.create(p);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(explain(kafka, e), e);
+        }
+        try (admin) {
+            admin.describeCluster(new DescribeClusterOptions().timeoutMs(15_000)).nodes().get(20, TimeUnit.SECONDS);
+            return new Outcome(null);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof SaslAuthenticationException || cause instanceof SslAuthenticationException) {
+                throw new IllegalArgumentException(explain(kafka, cause), cause);
+            }
+            return new Outcome(unreachable(kafka, cause));
+        } catch (TimeoutException e) {
+            return new Outcome(unreachable(kafka, e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Outcome(prefix + "bootstrap-servers: interrupted while connecting");
+        }
+    }
+
+    private static String unreachable(KafkaConnection kafka, Throwable cause) {
+        String prefix = kafka.prefix();
+        return prefix + "bootstrap-servers = " + kafka.bootstrapServers() + " did not answer (" + cause
+                + "); a listener spoken to in the wrong protocol looks like this too: check " + prefix + "security.protocol";
+    }
+
+    /** The refusal in words, naming the setting that causes it. */
+    static String explain(KafkaConnection kafka, Throwable e) {
+        String prefix = kafka.prefix();
+        StringBuilder all = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            all.append(' ').append(t.getMessage());
+        }
+        String m = all.toString();
+        String lower = m.toLowerCase(Locale.ROOT);
+        if (lower.contains("tributary") && lower.matches(".*(-env|-file): .*")) {
+            // a secret that cannot be read where the client runs: the provider named the setting
+            int at = m.indexOf(prefix);
+            return at >= 0 ? m.substring(at).strip() : m.strip();
+        }
+        if (e instanceof SaslAuthenticationException || lower.contains("authentication failed")) {
+            if ("OAUTHBEARER".equals(kafka.saslMechanism())) {
+                return prefix + "sasl.oauthbearer.client-secret-" + (kafka.oauthClientSecretEnv() != null ? "env" : "file")
+                        + ": Kafka refused the OAuth client '" + kafka.oauthClientId() + "' (" + e.getMessage() + ")";
+            }
+            String key = kafka.saslPasswordEnv() != null ? "sasl.password-env" : "sasl.password-file";
+            return prefix + key + ": Kafka refused SASL user '" + kafka.saslUsername() + "' (" + kafka.saslMechanism()
+                    + "): check " + prefix + "sasl.username and its password (" + e.getMessage() + ")";
+        }
+        if (lower.contains("pkix") || lower.contains("unable to find valid certification path")) {
+            return prefix + "tls.ca-file: the brokers' certificate is not trusted by "
+                    + (kafka.caFile() == null ? "the JVM's trust store (set " + prefix + "tls.ca-file)" : "the CAs of " + kafka.caFile())
+                    + " (" + e.getMessage() + ")";
+        }
+        if (lower.contains("no subject alternative") || lower.contains("no name matching")) {
+            return prefix + "tls.verify-hostname: a broker's certificate does not name the host it was reached by ("
+                    + e.getMessage() + "); use the name it holds in " + prefix + "bootstrap-servers";
+        }
+        if (lower.contains("certificate_required") || lower.contains("bad_certificate") || lower.contains("unknown_ca")
+                || lower.contains("certificate_unknown")) {
+            return prefix + "tls.client-cert-file: the brokers " + (kafka.clientCertFile() == null
+                    ? "ask for a client certificate: set " + prefix + "tls.client-cert-file and " + prefix + "tls.client-key-file"
+                    : "do not accept the client certificate of " + kafka.clientCertFile()) + " (" + e.getMessage() + ")";
+        }
+        if (lower.contains("keystore") || lower.contains("private key")) {
+            return prefix + "tls.client-key-file: " + e.getMessage();
+        }
+        return prefix + "security.protocol: " + e;
+    }
+
+    /** The first secret source of {@code kafka} that is not there in this process, or null. */
+    public static String missingHere(KafkaConnection kafka) {
+        String prefix = kafka.prefix();
+        for (String[] env : List.of(new String[] {"sasl.password-env", kafka.saslPasswordEnv()},
+                new String[] {"sasl.oauthbearer.client-secret-env", kafka.oauthClientSecretEnv()},
+                new String[] {"tls.client-key-password-env", kafka.clientKeyPasswordEnv()})) {
+            if (env[1] != null && System.getenv(env[1]) == null) {
+                return prefix + env[0] + ": '" + env[1] + "' is not set here";
+            }
+        }
+        for (String[] file : List.of(new String[] {"sasl.password-file", kafka.saslPasswordFile()},
+                new String[] {"sasl.oauthbearer.client-secret-file", kafka.oauthClientSecretFile()},
+                new String[] {"tls.ca-file", kafka.caFile()}, new String[] {"tls.client-cert-file", kafka.clientCertFile()},
+                new String[] {"tls.client-key-file", kafka.clientKeyFile()},
+                new String[] {"tls.client-key-password-file", kafka.clientKeyPasswordFile()})) {
+            if (file[1] != null && !Files.exists(Path.of(file[1]))) {
+                return prefix + file[0] + ": '" + file[1] + "' does not exist here";
+            }
+        }
+        return null;
+    }
+}
