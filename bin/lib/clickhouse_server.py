@@ -23,8 +23,11 @@ second signal, or a cancel that does not finish in time, ends it at once. The
 engine dies with the supervisor (PR_SET_PDEATHSIG), so a SIGKILL to the
 supervisor leaves nothing behind.
 
-Usage: clickhouse_server.py --lib LIBCHDB --path DATA_DIR --http-port PORT
+Usage: clickhouse_server.py --lib LIBCHDB --path DATA_DIR --http-port PORT [--tcp-port PORT]
                             [--listen-host HOST] [-- CLICKHOUSE_LOCAL_ARGS...]
+
+With --tcp-port it serves ClickHouse's native protocol too (what Distributed tables use to
+reach their shards).
 """
 
 import argparse
@@ -39,7 +42,6 @@ import urllib.request
 
 # One block per second keeps a cancel (KILL QUERY) prompt; sleep() is not interrupted mid-block.
 SERVE_STATEMENT = "SELECT sleep(1) FROM system.numbers SETTINGS max_block_size=1 FORMAT Null"
-SERVE_QUERY = "SYSTEM START LISTEN HTTP; " + SERVE_STATEMENT
 STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
 STOP_TIMEOUT_SECONDS = 20
 MAX_CRASHES = 5
@@ -56,6 +58,7 @@ def parse_args(argv):
     parser.add_argument("--lib", required=True, help="path of libchdb.so")
     parser.add_argument("--path", required=True, help="ClickHouse data directory")
     parser.add_argument("--http-port", required=True, type=int)
+    parser.add_argument("--tcp-port", type=int, help="native protocol port (off when not given)")
     parser.add_argument("--listen-host", default="127.0.0.1")
     parser.add_argument("--engine", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("extra", nargs="*", help="further clickhouse-local arguments, after --")
@@ -136,13 +139,19 @@ def cancel_serving_query(host, port):
 
 
 def run_engine(args):
+    listen = "SYSTEM START LISTEN HTTP; "
+    tcp = []
+    if args.tcp_port:
+        listen += "SYSTEM START LISTEN TCP; "
+        tcp = ["--tcp_port=%d" % args.tcp_port]
     cmdline = [
         "clickhouse",
         "--path=" + args.path,
         "--http_port=%d" % args.http_port,
+        *tcp,
         "--listen_host=" + args.listen_host,
         *args.extra,
-        "--query=" + SERVE_QUERY,
+        "--query=" + listen + SERVE_STATEMENT,
     ]
     lib = load_chdb(args.lib)
 

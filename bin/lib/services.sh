@@ -12,6 +12,7 @@
 # Settings (environment; read on every call):
 #   TRIBUTARY_CLICKHOUSE_PORT        ClickHouse HTTP port                          8123
 #   TRIBUTARY_CLICKHOUSE_MAX_MEMORY  ClickHouse max_server_memory_usage, bytes     4294967296
+#   TRIBUTARY_CLICKHOUSE_TCP_PORT    ClickHouse native port (Distributed tables)   ClickHouse port + 1
 #   TRIBUTARY_KAFKA_PORT             Kafka PLAINTEXT listener                      9092
 #   TRIBUTARY_KAFKA_CONTROLLER_PORT  KRaft controller listener                     Kafka port + 1
 #   TRIBUTARY_KAFKA_SASL_SSL_PORT    SASL_SSL listener (SCRAM-SHA-512, PLAIN)      Kafka port + 2
@@ -99,9 +100,15 @@ _svc_settings() {
             return 1
         fi
     done
-    if [[ $(printf '%s\n' "$_SVC_CH_PORT" "$_SVC_KAFKA_PORT" "$_SVC_KAFKA_CONTROLLER_PORT" "$_SVC_KAFKA_SASL_SSL_PORT" \
-        "$_SVC_KAFKA_SSL_PORT" | sort -u | wc -l) != 5 ]]; then
-        _svc_err "TRIBUTARY_CLICKHOUSE_PORT ($_SVC_CH_PORT), TRIBUTARY_KAFKA_PORT ($_SVC_KAFKA_PORT)," \
+    _SVC_CH_TCP_PORT=${TRIBUTARY_CLICKHOUSE_TCP_PORT:-$((10#$_SVC_CH_PORT + 1))}
+    if ! _svc_is_port "$_SVC_CH_TCP_PORT"; then
+        _svc_err "TRIBUTARY_CLICKHOUSE_TCP_PORT='$_SVC_CH_TCP_PORT' is not a TCP port (1-65535)"
+        return 1
+    fi
+    if [[ $(printf '%s\n' "$_SVC_CH_PORT" "$_SVC_CH_TCP_PORT" "$_SVC_KAFKA_PORT" "$_SVC_KAFKA_CONTROLLER_PORT" \
+        "$_SVC_KAFKA_SASL_SSL_PORT" "$_SVC_KAFKA_SSL_PORT" | sort -u | wc -l) != 6 ]]; then
+        _svc_err "TRIBUTARY_CLICKHOUSE_PORT ($_SVC_CH_PORT), TRIBUTARY_CLICKHOUSE_TCP_PORT ($_SVC_CH_TCP_PORT)," \
+            "TRIBUTARY_KAFKA_PORT ($_SVC_KAFKA_PORT)," \
             "TRIBUTARY_KAFKA_CONTROLLER_PORT ($_SVC_KAFKA_CONTROLLER_PORT), TRIBUTARY_KAFKA_SASL_SSL_PORT" \
             "($_SVC_KAFKA_SASL_SSL_PORT) and TRIBUTARY_KAFKA_SSL_PORT ($_SVC_KAFKA_SSL_PORT) must all differ"
         return 1
@@ -438,6 +445,13 @@ EOF
 <!-- Written by bin/lib/services.sh on every start; edits are overwritten. -->
 <clickhouse>
     <users_config>$users</users_config>
+    <!-- One shard of this server over its native port: what Distributed tables in the tests spread over.
+         clickhouse-local runs no distributed DDL (ON CLUSTER), so replicated clusters are not tried here. -->
+    <remote_servers>
+        <tributary_local>
+            <shard><replica><host>127.0.0.1</host><port>$_SVC_CH_TCP_PORT</port></replica></shard>
+        </tributary_local>
+    </remote_servers>
     <!-- A shared development machine: cap the server instead of taking 90% of RAM. -->
     <max_server_memory_usage>$_SVC_CH_MAX_MEMORY</max_server_memory_usage>
     <mark_cache_size>268435456</mark_cache_size>
@@ -467,6 +481,7 @@ _svc_clickhouse_start() {
         return 0
     fi
     _svc_check_port_free clickhouse "$_SVC_CH_PORT" TRIBUTARY_CLICKHOUSE_PORT || return 1
+    _svc_check_port_free clickhouse "$_SVC_CH_TCP_PORT" TRIBUTARY_CLICKHOUSE_TCP_PORT || return 1
     _svc_require python3 curl tar || return 1
     lib=$(_svc_chdb_lib) || return 1
 
@@ -475,7 +490,7 @@ _svc_clickhouse_start() {
     _svc_rotate_log "$(_svc_log_file clickhouse)"
     started=$(_svc_now_ms)
     pid=$(_svc_spawn "$(_svc_log_file clickhouse)" python3 "$ROOT/bin/lib/clickhouse_server.py" \
-        --lib "$lib" "$(_svc_marker clickhouse)" --http-port "$_SVC_CH_PORT" --listen-host 127.0.0.1 \
+        --lib "$lib" "$(_svc_marker clickhouse)" --http-port "$_SVC_CH_PORT" --tcp-port "$_SVC_CH_TCP_PORT" --listen-host 127.0.0.1 \
         -- "--config-file=$dir/config.xml" --log-level=warning) || return 1
     printf '%s\n' "$pid" >"$(_svc_pid_file clickhouse)"
 

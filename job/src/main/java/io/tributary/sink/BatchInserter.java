@@ -70,6 +70,10 @@ final class BatchInserter implements AutoCloseable {
         query.put("input_format_binary_decode_types_in_binary_format", "0");
         query.put("wait_for_async_insert", "1");
         query.put("async_insert", "0");
+        // Into a Distributed table: the INSERT returns once the shards have the rows (not once
+        // they are queued on this node), so its answer means stored, its failure is seen, and
+        // its deduplication token reaches the local tables.
+        query.put("distributed_foreground_insert", "1");
         if (tokens) {
             // A synchronous INSERT deduplicated by its token, and the rows a materialized view
             // derives from it deduplicated with it.

@@ -127,6 +127,27 @@ public class ClickHouseSink implements Sink<EncodedRows> {
         }
     }
 
+    /** {@code Distributed('cluster', 'database', 'table'[, ...])} as system.tables shows it. */
+    private static final Pattern DISTRIBUTED =
+            Pattern.compile("^Distributed\\(\\s*'?([^',]*)'?\\s*,\\s*'?([^',]*)'?\\s*,\\s*'?([^',)]*)'?");
+
+    /**
+     * A table's engine and full engine clause, or null when it does not exist: on this server,
+     * else (with {@code cluster}) on any server of that cluster.
+     */
+    private static String[] describe(ClickHouseClient client, String cluster, String db, String table)
+            throws IOException, InterruptedException {
+        String where = " WHERE database = " + Sql.string(db) + " AND name = " + Sql.string(table);
+        String[] row = client.query("SELECT engine, engine_full FROM system.tables" + where + " FORMAT TSVRaw")
+                .strip().split("\t", 2);
+        if (!row[0].isEmpty() || cluster == null) {
+            return row[0].isEmpty() ? null : row;
+        }
+        row = client.query("SELECT engine, engine_full FROM clusterAllReplicas(" + Sql.string(cluster)
+                + ", system.tables)" + where + " LIMIT 1 FORMAT TSVRaw").strip().split("\t", 2);
+        return row[0].isEmpty() ? null : row;
+    }
+
     /**
      * Fails at start, naming the setting, when a table the job writes does not exist, or (exactly
      * once) keeps no deduplication window, instead of at the first INSERT.
@@ -141,12 +162,29 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                     continue;
                 }
                 String name = t.name();
-                String[] table = client.query("SELECT engine, engine_full FROM system.tables WHERE database = "
-                        + Sql.string(settings.database()) + " AND name = " + Sql.string(name) + " FORMAT TSVRaw")
-                        .strip().split("\t", 2);
-                if (table[0].isEmpty()) {
+                String[] table = describe(client, null, settings.database(), name);
+                if (table == null) {
                     missing.add(t.setting() + " = " + name);
                     continue;
+                }
+                String what = Sql.qualified(settings.database(), name);
+                if (table[0].equals("Distributed")) {
+                    // the rows land in the local table behind it, on each shard: that one must exist
+                    // and (exactly once) drop repeats
+                    Matcher d = DISTRIBUTED.matcher(table.length > 1 ? table[1] : "");
+                    if (!d.find()) {
+                        throw new IOException(what + " is a Distributed table whose engine cannot be read: " + table[1]);
+                    }
+                    String cluster = d.group(1);
+                    String localDb = d.group(2).isEmpty() || d.group(2).equals("currentDatabase()") ? settings.database() : d.group(2);
+                    String[] local = describe(client, cluster, localDb, d.group(3));
+                    if (local == null) {
+                        missing.add(t.setting() + " = " + name + " (Distributed over " + Sql.qualified(localDb, d.group(3))
+                                + ", which cluster " + cluster + " does not have)");
+                        continue;
+                    }
+                    what = Sql.qualified(localDb, d.group(3)) + " behind the Distributed " + what;
+                    table = local;
                 }
                 if (settings.delivery() != Delivery.EXACTLY_ONCE) {
                     continue;
@@ -156,7 +194,7 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                     continue; // stores nothing, or deduplicates always (ClickHouse Cloud)
                 }
                 if (!engine.endsWith("MergeTree")) {
-                    noWindow.add(Sql.qualified(settings.database(), name) + " (engine " + engine
+                    noWindow.add(what + " (engine " + engine
                             + ", which exactly-once cannot check; use a MergeTree-family table)");
                     continue;
                 }
@@ -166,7 +204,7 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                 String window = m.find() ? m.group(1) : defaultWindows.computeIfAbsent(setting, s -> query(client,
                         "SELECT value FROM system.merge_tree_settings WHERE name = '" + s + "' FORMAT TSVRaw"));
                 if (window.isEmpty() || window.equals("0")) {
-                    noWindow.add(Sql.qualified(settings.database(), name) + " (" + engine + ")");
+                    noWindow.add(what + " (" + engine + ")");
                 }
             }
         } catch (ClickHouseException e) {

@@ -86,9 +86,16 @@ public final class TableSchema<R> {
      * extraSettings} (e.g. a deduplication window) appended to its SETTINGS when not empty.
      */
     public String createTableSql(String database, String table, TableEngine engine, Duration ttl, String extraSettings) {
-        boolean mergeTree = engine == TableEngine.MERGE_TREE;
+        return createTableSql(database, table, Placement.of(engine), ttl, extraSettings);
+    }
+
+    /** As {@link #createTableSql(String, String, TableEngine, Duration, String)}, {@code ON CLUSTER} when placed on one. */
+    public String createTableSql(String database, String table, Placement placement, Duration ttl, String extraSettings) {
+        TableEngine engine = placement.engine();
+        boolean mergeTree = engine.stores();
         StringBuilder sb = new StringBuilder(4096);
-        sb.append("CREATE TABLE IF NOT EXISTS ").append(Sql.qualified(database, table)).append(" (\n");
+        sb.append("CREATE TABLE IF NOT EXISTS ").append(Sql.qualified(database, table)).append(placement.onCluster())
+                .append(" (\n");
         List<String> items = new ArrayList<>();
         for (Column<R> c : columns) {
             StringBuilder line = new StringBuilder("    ").append(Sql.columnName(c.name())).append(' ').append(c.type());

@@ -134,16 +134,27 @@ public final class TracesSchema {
     /** As {@link #createStatements(String, String, SchemaFlavor, TableEngine, Duration)}, with extra table settings. */
     public static List<String> createStatements(
             String database, String table, SchemaFlavor flavor, TableEngine engine, Duration ttl, String extraSettings) {
+        return createStatements(database, table, flavor, Placement.of(engine), ttl, extraSettings);
+    }
+
+    /**
+     * As {@link #createStatements(String, String, SchemaFlavor, TableEngine, Duration, String)},
+     * {@code ON CLUSTER} when placed on one; the lookup table's engine is derived as the
+     * exporter does ({@link TableEngine#lookupSql()}).
+     */
+    public static List<String> createStatements(
+            String database, String table, SchemaFlavor flavor, Placement placement, Duration ttl, String extraSettings) {
         List<String> out = new ArrayList<>();
-        out.add(table(flavor).createTableSql(database, table, engine, ttl, extraSettings));
-        if (engine == TableEngine.MERGE_TREE) {
+        out.add(table(flavor).createTableSql(database, table, placement, ttl, extraSettings));
+        if (placement.engine().stores()) {
             String lookup = table + "_trace_id_ts";
             StringBuilder t = new StringBuilder();
-            t.append("CREATE TABLE IF NOT EXISTS ").append(Sql.qualified(database, lookup)).append(" (\n")
+            t.append("CREATE TABLE IF NOT EXISTS ").append(Sql.qualified(database, lookup)).append(placement.onCluster())
+                    .append(" (\n")
                     .append("    TraceId String CODEC(ZSTD(1)),\n")
                     .append("    Start SimpleAggregateFunction(min, DateTime) CODEC(ZSTD(1)),\n")
                     .append("    End SimpleAggregateFunction(max, DateTime) CODEC(ZSTD(1))\n")
-                    .append(") ENGINE = AggregatingMergeTree()\n")
+                    .append(") ENGINE = ").append(placement.engine().lookupSql()).append("\n")
                     .append("PARTITION BY toStartOfWeek(Start)\n")
                     .append("ORDER BY (TraceId)\n");
             String ttlSql = Sql.ttl(ttl, "toDateTime(Start)");
@@ -157,7 +168,7 @@ public final class TracesSchema {
             t.append('\n');
             out.add(t.toString());
             out.add("CREATE MATERIALIZED VIEW IF NOT EXISTS "
-                    + Sql.qualified(database, table + "_trace_id_ts_mv") + "\n"
+                    + Sql.qualified(database, table + "_trace_id_ts_mv") + placement.onCluster() + "\n"
                     + "TO " + Sql.qualified(database, lookup) + "\n"
                     + "AS SELECT\n"
                     + "    TraceId,\n"

@@ -6,6 +6,7 @@ import io.tributary.config.TributaryConfig;
 import io.tributary.config.TributaryOptions;
 import io.tributary.sink.Delivery;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.Placement;
 import io.tributary.tables.SchemaFlavor;
 import io.tributary.tables.Sql;
 import io.tributary.tables.TableEngine;
@@ -35,30 +36,74 @@ public final class SchemaManager {
      * exactly-once}, MergeTree tables keep a deduplication window of {@link #DEDUPLICATION_WINDOW}.
      */
     public static List<String> statements(TributaryConfig config, TableEngine engine, Duration ttl) {
+        return statements(config, Placement.of(engine), ttl, false);
+    }
+
+    /** Suffix of the local tables behind the Distributed ones ({@code distributed}). */
+    public static final String LOCAL_SUFFIX = "_local";
+
+    /**
+     * As {@link #statements(TributaryConfig, TableEngine, Duration)}, placed: on a cluster every
+     * statement runs {@code ON CLUSTER}, and with {@code distributed} each table the job writes
+     * ({@code otel_traces}, ...) is a Distributed table over a local one of the same name plus
+     * {@link #LOCAL_SUFFIX} on every shard (spans and the trace-id lookup sharded by trace id,
+     * so that a trace stays on one shard; the rest at random).
+     */
+    public static List<String> statements(TributaryConfig config, Placement placement, Duration ttl, boolean distributed) {
+        if (distributed && placement.cluster() == null) {
+            throw new IllegalArgumentException("--distributed needs --cluster: a Distributed table spreads over a cluster's shards");
+        }
         String db = config.get(TributaryOptions.CLICKHOUSE_DATABASE);
         SchemaFlavor flavor = config.get(TributaryOptions.CLICKHOUSE_SCHEMA);
-        String extra = config.get(TributaryOptions.SINK_DELIVERY) == Delivery.EXACTLY_ONCE
+        boolean replicated = placement.engine().name().startsWith("Replicated") || placement.engine().name().startsWith("Shared");
+        // a Replicated table keeps replicated_deduplication_window (on by default); a plain one needs its own
+        String extra = config.get(TributaryOptions.SINK_DELIVERY) == Delivery.EXACTLY_ONCE && placement.engine().stores()
+                && !replicated
                 ? "non_replicated_deduplication_window = " + DEDUPLICATION_WINDOW
                 : "";
         List<String> out = new ArrayList<>();
-        out.add("CREATE DATABASE IF NOT EXISTS " + Sql.ident(db));
+        out.add("CREATE DATABASE IF NOT EXISTS " + Sql.ident(db) + placement.onCluster());
         for (OtelTable t : OtelTable.values()) {
             if (!config.signals().contains(t.signal())) {
                 continue;
             }
+            String name = config.table(t).name();
+            String local = distributed ? name + LOCAL_SUFFIX : name;
             if (t == OtelTable.TRACES) {
-                out.addAll(TracesSchema.createStatements(db, config.table(t).name(), flavor, engine, ttl, extra));
+                out.addAll(TracesSchema.createStatements(db, local, flavor, placement, ttl, extra));
+                if (distributed) {
+                    out.add(distributedTable(db, name, local, placement, "cityHash64(TraceId)"));
+                    if (placement.engine().stores()) {
+                        out.add(distributedTable(db, name + "_trace_id_ts", local + "_trace_id_ts", placement,
+                                "cityHash64(TraceId)"));
+                    }
+                }
             } else {
-                out.add(t.schema(flavor).createTableSql(db, config.table(t).name(), engine, ttl, extra));
+                out.add(t.schema(flavor).createTableSql(db, local, placement, ttl, extra));
+                if (distributed) {
+                    out.add(distributedTable(db, name, local, placement, "rand()"));
+                }
             }
         }
         return out;
     }
 
+    private static String distributedTable(String db, String name, String local, Placement placement, String shardingKey) {
+        return "CREATE TABLE IF NOT EXISTS " + Sql.qualified(db, name) + placement.onCluster()
+                + " AS " + Sql.qualified(db, local) + "\n"
+                + "ENGINE = Distributed(" + Sql.string(placement.cluster()) + ", " + Sql.string(db) + ", "
+                + Sql.string(local) + ", " + shardingKey + ")\n";
+    }
+
     /** The statements as one SQL script, each ending with ';' (what {@code schema print} shows). */
     public static String script(TributaryConfig config, TableEngine engine, Duration ttl) {
+        return script(config, Placement.of(engine), ttl, false);
+    }
+
+    /** The placed statements as one SQL script. */
+    public static String script(TributaryConfig config, Placement placement, Duration ttl, boolean distributed) {
         StringBuilder sb = new StringBuilder();
-        for (String sql : statements(config, engine, ttl)) {
+        for (String sql : statements(config, placement, ttl, distributed)) {
             sb.append(sql.strip()).append(";\n\n");
         }
         return sb.toString();
@@ -67,12 +112,18 @@ public final class SchemaManager {
     /** Runs {@link #statements} against the server. */
     public static void create(ClickHouseEndpoint endpoint, TributaryConfig config, TableEngine engine, Duration ttl)
             throws IOException, InterruptedException {
+        create(endpoint, config, Placement.of(engine), ttl, false);
+    }
+
+    /** Runs the placed {@link #statements} against the server. */
+    public static void create(ClickHouseEndpoint endpoint, TributaryConfig config, Placement placement, Duration ttl,
+            boolean distributed) throws IOException, InterruptedException {
         ClickHouseClient client = new ClickHouseClient(endpoint, Duration.ofMinutes(1));
         Map<String, String> settings =
                 config.get(TributaryOptions.CLICKHOUSE_SCHEMA) == SchemaFlavor.JSON
                         ? Map.of("enable_json_type", "1")
                         : Map.of();
-        for (String sql : statements(config, engine, ttl)) {
+        for (String sql : statements(config, placement, ttl, distributed)) {
             client.execute(sql, settings);
         }
     }

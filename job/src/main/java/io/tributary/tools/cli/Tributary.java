@@ -6,6 +6,7 @@ import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.config.TributaryOptions;
 import io.tributary.sink.Delivery;
+import io.tributary.tables.Placement;
 import io.tributary.tables.TableEngine;
 import io.tributary.tables.TableLayouts;
 import io.tributary.tools.loadgen.LoadGenerator;
@@ -129,9 +130,21 @@ public final class Tributary {
             throw new IllegalArgumentException("schema: use 'schema create', 'schema print' or 'schema check'");
         }
         TributaryConfig.Parsed parsed =
-                TributaryConfig.fromArgs(Arrays.copyOfRange(args, 1, args.length), Set.of("engine", "ttl"));
+                TributaryConfig.fromArgs(Arrays.copyOfRange(args, 1, args.length), Set.of("engine", "ttl", "cluster", "distributed"));
         Map<String, String> extra = parsed.extra();
-        TableEngine engine = TableEngine.parse(extra.getOrDefault("engine", "MergeTree"));
+        String cluster = extra.get("cluster");
+        TableEngine engine;
+        try {
+            engine = extra.containsKey("engine") ? TableEngine.parse(extra.get("engine"))
+                    : cluster != null ? TableEngine.REPLICATED_MERGE_TREE : TableEngine.MERGE_TREE;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--engine: " + e.getMessage(), e);
+        }
+        boolean distributed = extra.containsKey("distributed") && !extra.get("distributed").equals("false");
+        if (distributed && cluster == null) {
+            throw new IllegalArgumentException("--distributed: needs --cluster NAME (the cluster whose shards it spreads over)");
+        }
+        Placement placement = new Placement(engine, cluster);
         Duration ttl;
         try {
             ttl = extra.containsKey("ttl") ? TimeUtils.parseDuration(extra.get("ttl")) : null;
@@ -141,7 +154,7 @@ public final class Tributary {
         TributaryConfig c = parsed.config();
         String db = c.get(TributaryOptions.CLICKHOUSE_DATABASE);
         if (args[0].equals("print")) {
-            System.out.print(SchemaManager.script(c, engine, ttl));
+            System.out.print(SchemaManager.script(c, placement, ttl, distributed));
             return;
         }
         ClickHouseEndpoint endpoint = io.tributary.topology.TributaryTopology.endpoint(c);
@@ -155,9 +168,9 @@ public final class Tributary {
             }
             return;
         }
-        SchemaManager.create(endpoint, c, engine, ttl);
+        SchemaManager.create(endpoint, c, placement, ttl, distributed);
         System.err.println("tributary: schema ready in " + endpoint.url() + " database " + db + ", " + c.get(TributaryOptions.CLICKHOUSE_SCHEMA).name().toLowerCase(java.util.Locale.ROOT) + " schema, signals " + c.signals()
-                + " (" + engine.sql() + (ttl != null ? ", TTL " + TimeUtils.formatWithHighestUnit(ttl) : "") + ")");
+                + " (" + engine.sql() + (cluster != null ? " ON CLUSTER " + cluster : "") + (distributed ? ", Distributed" : "") + (ttl != null ? ", TTL " + TimeUtils.formatWithHighestUnit(ttl) : "") + ")");
     }
 
     private static void usage() {
