@@ -4,6 +4,7 @@ import io.tributary.config.ConfigException;
 import io.tributary.config.Option;
 import io.tributary.config.StartingOffsets;
 import io.tributary.config.TributaryConfig;
+import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryOptions;
 import io.tributary.udf.HistogramBuckets;
 import io.tributary.udf.OtlpLogRecords;
@@ -158,7 +159,8 @@ public final class SqlRunner {
 
     /** {@code jdbc:clickhouse:} + {@code clickhouse.url} + {@code /database}, with the password's source. */
     static String jdbcUrl(TributaryConfig config) {
-        String url = config.get(TributaryOptions.CLICKHOUSE_URL).replaceAll("/+$", "");
+        // the first of several endpoints: the JDBC driver takes one
+        String url = ClickHouseEndpoint.splitUrls(config.get(TributaryOptions.CLICKHOUSE_URL)).get(0).replaceAll("/+$", "");
         StringBuilder sb = new StringBuilder("jdbc:clickhouse:").append(url).append('/')
                 .append(config.get(TributaryOptions.CLICKHOUSE_DATABASE))
                 .append("?user=").append(URLEncoder.encode(config.get(TributaryOptions.CLICKHOUSE_USER), StandardCharsets.UTF_8));
