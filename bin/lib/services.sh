@@ -586,7 +586,7 @@ _svc_kafka_api_versions_ok() { # PORT
 # certificates the SSL listener accepts. Not for anything but this machine's tests.
 _svc_kafka_tls() { # DIR
     local tls=$1/tls out
-    [[ -s $tls/broker-keystore.pem && -s $tls/ca.pem && -s $tls/ca.key ]] && return 0
+    [[ -s $tls/broker-keystore.pem && -s $tls/ca.pem && -s $tls/ca.key && -s $tls/jwks.json ]] && return 0
     mkdir -p "$tls"
     if ! out=$(
         set -e
@@ -598,7 +598,15 @@ _svc_kafka_tls() { # DIR
         openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out broker.pem -days 3650 \
             -extfile broker.ext 2>&1
         cat broker.key broker.pem >broker-keystore.pem
-        chmod 600 ca.key broker.key broker-keystore.pem
+        # the key an OAuth test issuer signs tokens with, and its public half as a JWKS for the broker
+        openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out oauth.key 2>&1
+        openssl rsa -in oauth.key -noout -modulus 2>/dev/null | python3 -c '
+import base64, json, sys
+n = bytes.fromhex(sys.stdin.read().strip().split("=", 1)[1])
+b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+print(json.dumps({"keys": [{"kty": "RSA", "kid": "tributary-test", "use": "sig", "alg": "RS256",
+                            "n": b64(n), "e": b64((65537).to_bytes(3, "big"))}]}))' >jwks.json
+        chmod 600 ca.key broker.key broker-keystore.pem oauth.key
     ); then
         _svc_err "kafka: cannot make the secure listeners' certificates with openssl:"
         printf '%s\n' "$out" | tail -n 10 | sed 's/^/    /' >&2
@@ -654,9 +662,13 @@ EOF
 # user below); SSL requires a client certificate from the same CA.
 ssl.keystore.type=PEM
 ssl.keystore.location=$dir/tls/broker-keystore.pem
-sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN
+sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN,OAUTHBEARER
 listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_tributary-plain="plain-secret";
+# OAUTHBEARER: RS256 tokens checked against the JWKS of the tests' issuer (its key in $dir/tls/oauth.key)
+listener.name.sasl_ssl.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;
+listener.name.sasl_ssl.oauthbearer.sasl.server.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler
+listener.name.sasl_ssl.oauthbearer.sasl.oauthbearer.jwks.endpoint.url=file://$dir/tls/jwks.json
 listener.name.ssl.ssl.client.auth=required
 listener.name.ssl.ssl.truststore.type=PEM
 listener.name.ssl.ssl.truststore.location=$dir/tls/ca.pem
@@ -715,6 +727,8 @@ _svc_kafka_start() {
     pid=$(CLASSPATH=$(<"$cp_file") _svc_spawn "$(_svc_log_file kafka)" "$java" \
         -Xms128m "-Xmx$_SVC_KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError \
         -Djava.awt.headless=true "-Dlog4j2.configurationFile=$ROOT/bin/lib/kafka/log4j2.properties" \
+        "-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=file://$dir/tls/jwks.json" \
+        "-Dorg.apache.kafka.sasl.oauthbearer.allowed.files=$dir/tls/jwks.json" \
         kafka.Kafka "$(_svc_marker kafka)") || return 1
     printf '%s\n' "$pid" >"$(_svc_pid_file kafka)"
 
@@ -826,8 +840,8 @@ services_kafka_secure() {
     local tls
     tls="$(_svc_dir kafka)/tls"
     [[ -s $tls/ca.pem ]] || return 1
-    printf 'sasl_ssl=localhost:%s\nssl=localhost:%s\nca_file=%s\nca_key=%s\n' \
-        "$_SVC_KAFKA_SASL_SSL_PORT" "$_SVC_KAFKA_SSL_PORT" "$tls/ca.pem" "$tls/ca.key"
+    printf 'sasl_ssl=localhost:%s\nssl=localhost:%s\nca_file=%s\nca_key=%s\noauth_key=%s\n' \
+        "$_SVC_KAFKA_SASL_SSL_PORT" "$_SVC_KAFKA_SSL_PORT" "$tls/ca.pem" "$tls/ca.key" "$tls/oauth.key"
 }
 
 services_clickhouse_query() { # SQL

@@ -253,8 +253,7 @@ public final class ClickHouseClient implements InsertClient {
         if (e instanceof ClickHouseException) {
             return e;
         }
-        IOException out = new IOException("ClickHouse at " + node.baseUrl + " " + what + ": " + e, e);
-        return out;
+        return new IOException("ClickHouse at " + node.baseUrl + " " + what + ": " + e, e);
     }
 
     /**

@@ -81,6 +81,12 @@ public final class KafkaCheck {
             int at = m.indexOf(prefix);
             return at >= 0 ? m.substring(at).strip() : m.strip();
         }
+        if ("OAUTHBEARER".equals(kafka.saslMechanism()) && !(e instanceof SaslAuthenticationException)
+                && (lower.contains("login") || lower.contains("token"))) {
+            return prefix + "sasl.oauthbearer.client-secret-" + (kafka.oauthClientSecretEnv() != null ? "env" : "file")
+                    + ": no token for the OAuth client '" + kafka.oauthClientId() + "' from " + prefix
+                    + "sasl.oauthbearer.token-endpoint-url = " + kafka.oauthTokenEndpointUrl() + " (" + m.strip() + ")";
+        }
         if (e instanceof SaslAuthenticationException || lower.contains("authentication failed")) {
             if ("OAUTHBEARER".equals(kafka.saslMechanism())) {
                 return prefix + "sasl.oauthbearer.client-secret-" + (kafka.oauthClientSecretEnv() != null ? "env" : "file")

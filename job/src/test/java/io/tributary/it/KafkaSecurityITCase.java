@@ -234,4 +234,81 @@ class KafkaSecurityITCase {
                 "--kafka.tls.ca-file", RealServices.kafkaSecure("ca_file")))
                 .contains("Kafka refused SASL user 'nobody'");
     }
+
+    /**
+     * A token endpoint of the client credentials grant, as an identity provider runs it: tokens
+     * for {@code client} with {@code secret}, signed RS256 with the key whose JWKS the broker
+     * checks them against; 401 for anything else.
+     */
+    private static com.sun.net.httpserver.HttpServer issuer(String client, String secret) throws Exception {
+        java.security.PrivateKey key = io.tributary.clickhouse.Pem.privateKey(Path.of(RealServices.kafkaSecure("oauth_key")),
+                "oauth key", null, "oauth-password-file");
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        String expected = "Basic " + java.util.Base64.getEncoder().encodeToString(
+                (client + ":" + secret).getBytes(StandardCharsets.UTF_8));
+        server.createContext("/token", ex -> {
+            String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            byte[] reply;
+            int status;
+            if (expected.equals(ex.getRequestHeaders().getFirst("Authorization")) && body.contains("grant_type=client_credentials")) {
+                long now = System.currentTimeMillis() / 1000;
+                java.util.Base64.Encoder b64 = java.util.Base64.getUrlEncoder().withoutPadding();
+                String signed = b64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"JWT\",\"kid\":\"tributary-test\"}"
+                        .getBytes(StandardCharsets.UTF_8)) + "." + b64.encodeToString(("{\"sub\":\"" + client
+                        + "\",\"iat\":" + now + ",\"exp\":" + (now + 3600) + ",\"scope\":\"kafka\"}").getBytes(StandardCharsets.UTF_8));
+                try {
+                    java.security.Signature rs256 = java.security.Signature.getInstance("SHA256withRSA");
+                    rs256.initSign(key);
+                    rs256.update(signed.getBytes(StandardCharsets.US_ASCII));
+                    signed += "." + b64.encodeToString(rs256.sign());
+                } catch (java.security.GeneralSecurityException e) {
+                    throw new java.io.IOException(e);
+                }
+                reply = ("{\"access_token\":\"" + signed + "\",\"token_type\":\"bearer\",\"expires_in\":3600}")
+                        .getBytes(StandardCharsets.UTF_8);
+                status = 200;
+            } else {
+                reply = "{\"error\":\"invalid_client\"}".getBytes(StandardCharsets.UTF_8);
+                status = 401;
+            }
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(status, reply.length);
+            ex.getResponseBody().write(reply);
+            ex.close();
+        });
+        server.start();
+        return server;
+    }
+
+    private static String[] oauth(com.sun.net.httpserver.HttpServer issuer, Path secret) {
+        return new String[] {
+            "--kafka.security.protocol", "SASL_SSL",
+            "--kafka.sasl.mechanism", "OAUTHBEARER",
+            "--kafka.sasl.oauthbearer.token-endpoint-url", "http://127.0.0.1:" + issuer.getAddress().getPort() + "/token",
+            "--kafka.sasl.oauthbearer.client-id", "tributary-oauth",
+            "--kafka.sasl.oauthbearer.client-secret-file", secret.toString(),
+            "--kafka.sasl.oauthbearer.scope", "kafka",
+            "--kafka.tls.ca-file", RealServices.kafkaSecure("ca_file")
+        };
+    }
+
+    @Test
+    void oauthBearerWithClientCredentialsReadsAndAWrongSecretFailsAtStart() throws Exception {
+        com.sun.net.httpserver.HttpServer issuer = issuer("tributary-oauth", "oauth-secret");
+        try {
+            Path secret = Files.writeString(files.dir.resolve("oauth-secret"), "oauth-secret\n");
+            String db = run(RealServices.kafkaSecure("sasl_ssl"), "", oauth(issuer, secret));
+            try {
+                assertThat(rows(db)).isEqualTo(plainRows);
+            } finally {
+                drop(db);
+            }
+            Path wrong = Files.writeString(files.dir.resolve("wrong-oauth-secret"), "not-it");
+            assertThat(failure(RealServices.kafkaSecure("sasl_ssl"), oauth(issuer, wrong)))
+                    .contains("kafka.sasl.oauthbearer.client-secret-file: no token for the OAuth client 'tributary-oauth'");
+        } finally {
+            issuer.stop(0);
+        }
+    }
 }

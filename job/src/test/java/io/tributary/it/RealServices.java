@@ -42,11 +42,12 @@ public final class RealServices {
 
     /**
      * The local broker's secure listeners and their CA ({@code bin/lib/services.sh} makes them):
-     * {@code sasl_ssl}, {@code ssl} (host:port), {@code ca_file}, {@code ca_key}.
+     * {@code sasl_ssl}, {@code ssl} (host:port), {@code ca_file}, {@code ca_key}, {@code oauth_key}
+     * (what the broker's OAUTHBEARER tokens must be signed with).
      */
     public static String kafkaSecure(String what) {
         String env = "TRIBUTARY_TEST_KAFKA_" + what.toUpperCase(java.util.Locale.ROOT)
-                + (what.startsWith("ca_") ? "" : "_BOOTSTRAP");
+                + (what.endsWith("ssl") ? "_BOOTSTRAP" : "");
         String v = System.getenv(env);
         if (v == null || v.isBlank()) {
             throw new IllegalStateException(env + " is not set: run the integration tests with `bin/tributary test`,"
