@@ -1,7 +1,6 @@
 package io.tributary.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
@@ -15,7 +14,6 @@ import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -101,19 +98,8 @@ class ClickHouseTlsITCase {
         return db;
     }
 
-    /** Every row of the spans table, every column as ClickHouse prints it, sorted. */
     private static List<String> rows(String db) throws Exception {
-        List<String> out = new ArrayList<>(Arrays.asList(RealServices.clickHouse()
-                .query("SELECT * FROM `" + db + "`.otel_traces FORMAT TSV").split("\n")));
-        out.removeIf(String::isEmpty);
-        out.sort(null);
-        return out;
-    }
-
-    private static void drop(String... dbs) throws Exception {
-        for (String db : dbs) {
-            RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
-        }
+        return RealServices.rows(db, "otel_traces");
     }
 
     @Test
@@ -141,18 +127,13 @@ class ClickHouseTlsITCase {
             assertThat(rows(pkcs1)).isEqualTo(expected);
             assertThat(rows(unchecked)).isEqualTo(expected);
         } finally {
-            drop(plain, overTls, overMtls, pkcs1, unchecked);
+            RealServices.dropDatabases(plain, overTls, overMtls, pkcs1, unchecked);
         }
     }
 
     /** What the job says, failing before it is submitted. */
     private static String failure(String url, String... more) {
-        String db = RealServices.uniqueName("it_tls_bad");
-        TributaryConfig config = TributaryConfig.fromArgs(args(db, url, more));
-        Throwable[] caught = new Throwable[1];
-        assertThatThrownBy(() -> TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config))
-                .satisfies(e -> caught[0] = e);
-        return ExceptionUtils.stringifyException(caught[0]);
+        return RealServices.startFailure(TributaryConfig.fromArgs(args(RealServices.uniqueName("it_tls_bad"), url, more)));
     }
 
     @Test
@@ -237,7 +218,7 @@ class ClickHouseTlsITCase {
                 job.cancel().get(60, TimeUnit.SECONDS);
             }
         } finally {
-            drop(db);
+            RealServices.dropDatabases(db);
         }
     }
 }

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -80,17 +79,7 @@ class DistributedTablesITCase {
     }
 
     private static List<String> rows(String db, String table) throws Exception {
-        List<String> out = new ArrayList<>(Arrays.asList(RealServices.clickHouse()
-                .query("SELECT * FROM `" + db + "`.`" + table + "` FORMAT TSV").split("\n")));
-        out.removeIf(String::isEmpty);
-        out.sort(null);
-        return out;
-    }
-
-    private static void drop(String... dbs) throws Exception {
-        for (String db : dbs) {
-            RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
-        }
+        return RealServices.rows(db, table);
     }
 
     @Test
@@ -120,7 +109,7 @@ class DistributedTablesITCase {
                     + "`.otel_traces_trace_id_ts FORMAT TSV")).isEqualTo(RealServices.clickHouse().query(
                     "SELECT uniqExact(TraceId) FROM `" + plain + "`.otel_traces WHERE TraceId != '' FORMAT TSV"));
         } finally {
-            drop(plain, dist);
+            RealServices.dropDatabases(plain, dist);
         }
     }
 
@@ -144,7 +133,7 @@ class DistributedTablesITCase {
                             .contains("has no table for clickhouse.tables.logs = otel_logs (Distributed over `" + db
                                     + "`.`otel_logs_local`, which cluster tributary_local does not have)"));
         } finally {
-            drop(db);
+            RealServices.dropDatabases(db);
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.tributary.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
@@ -13,7 +12,6 @@ import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
@@ -28,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -115,15 +112,11 @@ class KafkaSecurityITCase {
     }
 
     private static List<String> rows(String db) throws Exception {
-        List<String> out = new ArrayList<>(Arrays.asList(RealServices.clickHouse()
-                .query("SELECT * FROM `" + db + "`.otel_traces FORMAT TSV").split("\n")));
-        out.removeIf(String::isEmpty);
-        out.sort(null);
-        return out;
+        return RealServices.rows(db, "otel_traces");
     }
 
     private static void drop(String db) throws Exception {
-        RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
+        RealServices.dropDatabases(db);
     }
 
     private static String[] scram(Path password) {
@@ -203,11 +196,7 @@ class KafkaSecurityITCase {
     }
 
     private static String failure(String bootstrap, String... more) {
-        TributaryConfig config = TributaryConfig.fromArgs(args(RealServices.uniqueName("it_kafka_bad"), bootstrap, "", more));
-        Throwable[] caught = new Throwable[1];
-        assertThatThrownBy(() -> TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config))
-                .satisfies(e -> caught[0] = e);
-        return ExceptionUtils.stringifyException(caught[0]);
+        return RealServices.startFailure(TributaryConfig.fromArgs(args(RealServices.uniqueName("it_kafka_bad"), bootstrap, "", more)));
     }
 
     @Test

@@ -165,4 +165,68 @@ public final class RealServices {
                         .setNumberSlotsPerTaskManager(slots)
                         .build());
     }
+
+    /** {@link #miniCluster(int)} whose metrics the test reads from {@code reporter}. */
+    public static MiniClusterExtension miniCluster(int slots, org.apache.flink.runtime.testutils.InMemoryReporter reporter) {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setConfiguration(reporter.addToConfiguration(new org.apache.flink.configuration.Configuration()))
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(slots)
+                        .build());
+    }
+
+    /**
+     * The metrics named {@code name} of {@code job} in groups whose key variable {@code key}
+     * (e.g. {@code <endpoint>}) is {@code value} (null: groups without that variable).
+     */
+    public static List<org.apache.flink.metrics.Metric> metrics(org.apache.flink.runtime.testutils.InMemoryReporter reporter,
+            org.apache.flink.api.common.JobID job, String key, String value, String name) {
+        List<org.apache.flink.metrics.Metric> out = new ArrayList<>();
+        for (java.util.Map.Entry<org.apache.flink.metrics.MetricGroup, java.util.Map<String, org.apache.flink.metrics.Metric>> g
+                : reporter.getMetricsByGroup().entrySet()) {
+            java.util.Map<String, String> vars = g.getKey().getAllVariables();
+            org.apache.flink.metrics.Metric m = g.getValue().get(name);
+            if (m != null && job.toString().equals(vars.get("<job_id>"))
+                    && (value == null ? !vars.containsKey(key) : value.equals(vars.get(key)))) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /** The counters of {@link #metrics}, summed over subtasks. */
+    public static long counter(org.apache.flink.runtime.testutils.InMemoryReporter reporter,
+            org.apache.flink.api.common.JobID job, String key, String value, String name) {
+        return metrics(reporter, job, key, value, name).stream()
+                .filter(m -> m instanceof org.apache.flink.metrics.Counter)
+                .mapToLong(m -> ((org.apache.flink.metrics.Counter) m).getCount()).sum();
+    }
+
+    /** Every row of {@code db.table}, every column as ClickHouse prints it (TSV), sorted. */
+    public static List<String> rows(String db, String table) throws Exception {
+        List<String> out = new ArrayList<>(java.util.Arrays.asList(clickHouse()
+                .query("SELECT * FROM `" + db + "`.`" + table + "` FORMAT TSV").split("\n")));
+        out.removeIf(String::isEmpty);
+        out.sort(null);
+        return out;
+    }
+
+    /** Drops the databases, if they exist. */
+    public static void dropDatabases(String... dbs) throws Exception {
+        for (String db : dbs) {
+            clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
+        }
+    }
+
+    /** What a job with {@code config} says when it fails to start (every cause, as text). */
+    public static String startFailure(io.tributary.config.TributaryConfig config) {
+        try {
+            io.tributary.TributaryJob.run(org.apache.flink.streaming.api.environment.StreamExecutionEnvironment
+                    .getExecutionEnvironment(), config);
+        } catch (Exception e) {
+            return org.apache.flink.util.ExceptionUtils.stringifyException(e);
+        }
+        throw new AssertionError("the job ran, but it should have failed at start");
+    }
 }

@@ -10,21 +10,15 @@ import io.tributary.topology.TributaryTopology;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
-import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,11 +33,7 @@ class SeveralEndpointsITCase {
     static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .build());
+    static final MiniClusterExtension FLINK = RealServices.miniCluster(2, REPORTER);
 
     private static final int SPANS = 60_000;
 
@@ -127,28 +117,12 @@ class SeveralEndpointsITCase {
 
     /** An endpoint's counter (null: the sink's own), summed over the sink's subtasks. */
     private static long counter(JobID job, String endpoint, String name) {
-        long n = 0;
-        for (Map.Entry<MetricGroup, Map<String, Metric>> g : REPORTER.getMetricsByGroup().entrySet()) {
-            Map<String, String> vars = g.getKey().getAllVariables();
-            Metric m = g.getValue().get(name);
-            if (m instanceof Counter && job.toString().equals(vars.get("<job_id>"))
-                    && (endpoint == null ? !vars.containsKey("<endpoint>") : endpoint.equals(vars.get("<endpoint>")))) {
-                n += ((Counter) m).getCount();
-            }
-        }
-        return n;
+        return RealServices.counter(REPORTER, job, "<endpoint>", endpoint, name);
     }
 
     /** How many of the sink's subtasks see the endpoint healthy. */
     private static int healthy(JobID job, String endpoint) {
-        int n = 0;
-        for (Map.Entry<MetricGroup, Map<String, Metric>> g : REPORTER.getMetricsByGroup().entrySet()) {
-            Map<String, String> vars = g.getKey().getAllVariables();
-            Metric m = g.getValue().get("healthy");
-            if (m instanceof Gauge && job.toString().equals(vars.get("<job_id>")) && endpoint.equals(vars.get("<endpoint>"))) {
-                n += ((Number) ((Gauge<?>) m).getValue()).intValue();
-            }
-        }
-        return n;
+        return RealServices.metrics(REPORTER, job, "<endpoint>", endpoint, "healthy").stream()
+                .mapToInt(m -> ((Number) ((Gauge<?>) m).getValue()).intValue()).sum();
     }
 }

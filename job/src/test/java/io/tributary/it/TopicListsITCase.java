@@ -22,13 +22,8 @@ import io.tributary.topology.TributaryTopology;
 
 import com.google.protobuf.ByteString;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -37,9 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -52,11 +45,7 @@ class TopicListsITCase {
     static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .build());
+    static final MiniClusterExtension FLINK = RealServices.miniCluster(2, REPORTER);
 
     private static KeyValue service(String name) {
         return KeyValue.newBuilder().setKey("service.name").setValue(AnyValue.newBuilder().setStringValue(name)).build();
@@ -156,14 +145,6 @@ class TopicListsITCase {
     }
 
     private static long topicCounter(JobID job, String topic, String name) {
-        long n = 0;
-        for (Map.Entry<MetricGroup, Map<String, Metric>> g : REPORTER.getMetricsByGroup().entrySet()) {
-            Map<String, String> vars = g.getKey().getAllVariables();
-            Metric m = g.getValue().get(name);
-            if (m instanceof Counter && job.toString().equals(vars.get("<job_id>")) && topic.equals(vars.get("<topic>"))) {
-                n += ((Counter) m).getCount();
-            }
-        }
-        return n;
+        return RealServices.counter(REPORTER, job, "<topic>", topic, name);
     }
 }
