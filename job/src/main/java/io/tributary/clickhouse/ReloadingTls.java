@@ -313,13 +313,17 @@ final class ReloadingTls {
                     + " = false (not checking the name lets anyone with a certificate of that CA stand in)", e);
         }
 
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+        /** The name check of one connection: the JDK's, which takes the host from the engine or socket. */
+        private interface NameCheck {
+            void check(X509ExtendedTrustManager m) throws CertificateException;
+        }
+
+        private void checkServer(X509Certificate[] chain, String authType, NameCheck named) throws CertificateException {
             X509ExtendedTrustManager m = trust.get();
             checkChain(m, chain, authType);
             if (tls.verifyHostname()) {
                 try {
-                    m.checkServerTrusted(chain, authType, engine);
+                    named.check(m);
                 } catch (CertificateException e) {
                     throw nameMismatch(e);
                 }
@@ -327,16 +331,13 @@ final class ReloadingTls {
         }
 
         @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            checkServer(chain, authType, m -> m.checkServerTrusted(chain, authType, engine));
+        }
+
+        @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-            X509ExtendedTrustManager m = trust.get();
-            checkChain(m, chain, authType);
-            if (tls.verifyHostname()) {
-                try {
-                    m.checkServerTrusted(chain, authType, socket);
-                } catch (CertificateException e) {
-                    throw nameMismatch(e);
-                }
-            }
+            checkServer(chain, authType, m -> m.checkServerTrusted(chain, authType, socket));
         }
 
         @Override
