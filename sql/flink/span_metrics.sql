@@ -41,7 +41,7 @@ CREATE TEMPORARY TABLE spans (
   WATERMARK FOR event_time AS event_time - INTERVAL '${span-metrics.out-of-orderness-seconds:-10}' SECOND
 ) WITH (
   'connector' = 'kafka',
-  'topic' = '${kafka.topics.traces}',
+  ${kafka.topic-option.traces},
   'properties.bootstrap.servers' = '${kafka.bootstrap-servers}',
   'properties.group.id' = '${kafka.group-id}-span-metrics',
   'properties.auto.offset.reset' = 'earliest',

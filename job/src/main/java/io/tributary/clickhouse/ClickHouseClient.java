@@ -31,12 +31,15 @@ import javax.net.ssl.SSLException;
  * in the {@code X-ClickHouse-User} / {@code X-ClickHouse-Key} headers (never in the URL, which
  * servers and proxies log). Thread-safe.
  *
- * <p><b>Several endpoints</b> (replicas, or proxies in front of them): requests go round-robin over
- * the healthy ones. An endpoint that refuses the connection, resets it, times out, or whose proxy
- * answers 502/503/504 without a ClickHouse error code is taken out for a backoff (1 s, doubling to
- * 30 s; then one request tries it again) and the same request goes to the next endpoint at once.
- * An answer from ClickHouse itself, an error included, leaves its endpoint healthy. When every
- * endpoint fails, the last failure is thrown, for the caller's retries.
+ * <p><b>Several endpoints</b> (replicas, or proxies in front of them): INSERTs go round-robin over
+ * the healthy ones; statements (DDL, queries) go to the first healthy one in the order given, so
+ * that a script's statements meet one server. An endpoint that refuses the connection, resets it,
+ * times out, whose proxy answers 502/503/504 without a ClickHouse error code, or that reports a
+ * trouble of its own (read-only replica, no Keeper: {@link ClickHouseErrors#isOfTheServer}) is
+ * taken out for a backoff (1 s, doubling to 30 s; then one request tries it again) and the same
+ * request goes to the next endpoint at once. Any other answer from ClickHouse, an error included,
+ * leaves its endpoint healthy. When every endpoint fails, the last failure is thrown, for the
+ * caller's retries.
  *
  * <p><b>TLS</b> for {@code https://}: {@link ClickHouseTls} (CA bundle, client certificate, host
  * name check), with files read again when they change. A certificate that is not trusted, a host
@@ -98,7 +101,7 @@ public final class ClickHouseClient implements InsertClient {
     @Override
     public long insert(String sql, Map<String, String> settings, Body body, Compression compression)
             throws IOException, InterruptedException {
-        HttpResponse<String> resp = exchange(node -> {
+        HttpResponse<String> resp = exchange(order(true), node -> {
             HttpRequest.Builder req = request(node, sql, settings).POST(body.publisher());
             if (compression.contentEncoding() != null) {
                 req.header("Content-Encoding", compression.contentEncoding());
@@ -129,12 +132,13 @@ public final class ClickHouseClient implements InsertClient {
 
     /** Runs a statement that returns nothing (DDL), with query settings. */
     public void execute(String sql, Map<String, String> settings) throws IOException, InterruptedException {
-        exchange(node -> request(node, sql, settings).POST(HttpRequest.BodyPublishers.noBody()).build());
+        exchange(order(false), node -> request(node, sql, settings).POST(HttpRequest.BodyPublishers.noBody()).build());
     }
 
     /** Runs a query and returns the response body (use a text FORMAT). */
     public String query(String sql) throws IOException, InterruptedException {
-        return exchange(node -> request(node, sql, Map.of()).POST(HttpRequest.BodyPublishers.noBody()).build()).body();
+        return exchange(order(false), node -> request(node, sql, Map.of()).POST(HttpRequest.BodyPublishers.noBody()).build())
+                .body();
     }
 
     /**
@@ -176,30 +180,37 @@ public final class ClickHouseClient implements InsertClient {
         return b;
     }
 
-    /** The order in which to try the endpoints for one request: healthy ones round-robin, then the rest. */
-    private List<Node> order() {
+    /**
+     * The order in which to try the endpoints for one request: the healthy ones (round-robin for
+     * INSERTs, else in the order given), then the rest, soonest back first.
+     */
+    private List<Node> order(boolean spread) {
         int size = nodes.size();
         if (size == 1) {
             return nodes;
         }
         long now = System.nanoTime();
-        int start = Math.floorMod(next.getAndIncrement(), size);
-        List<Node> ready = new ArrayList<>(size);
+        int start = spread ? Math.floorMod(next.getAndIncrement(), size) : 0;
+        List<Node> out = new ArrayList<>(size);
+        List<Node> healthy = new ArrayList<>(size);
         List<Node> resting = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             Node n = nodes.get((start + i) % size);
-            (n.ready(now) ? ready : resting).add(n);
+            if (n.healthy) {
+                healthy.add(n);
+            } else if (n.claimProbe(now)) {
+                out.add(n); // its pause is over: this request tries it first
+            } else {
+                resting.add(n);
+            }
         }
-        resting.sort((a, b) -> Long.compare(a.retryAt, b.retryAt));
-        ready.addAll(resting);
-        return ready;
+        resting.sort((a, b) -> Long.compare(a.retryAt.get(), b.retryAt.get()));
+        out.addAll(healthy);
+        out.addAll(resting);
+        return out;
     }
 
     /** The reply to a request, or the server's refusal as a {@link ClickHouseException}. */
-    private HttpResponse<String> exchange(Function<Node, HttpRequest> requestFor) throws IOException, InterruptedException {
-        return exchange(order(), requestFor);
-    }
-
     private HttpResponse<String> exchange(List<Node> order, Function<Node, HttpRequest> requestFor)
             throws IOException, InterruptedException {
         IOException last = null;
@@ -228,8 +239,9 @@ public final class ClickHouseClient implements InsertClient {
                 return resp;
             }
             ClickHouseException error = refusal(resp);
-            if (error.errorCode() < 0 && (status == 502 || status == 503 || status == 504)) {
-                last = unreachable(node, error); // a proxy whose ClickHouse is away
+            if (error.errorCode() < 0 && (status == 502 || status == 503 || status == 504)
+                    || ClickHouseErrors.isOfTheServer(error.errorCode())) {
+                last = unreachable(node, error); // a proxy whose ClickHouse is away, or a replica in trouble
                 continue;
             }
             node.up(); // ClickHouse answered: the endpoint works, the request did not
@@ -245,7 +257,8 @@ public final class ClickHouseClient implements InsertClient {
         Duration backoff = node.down();
         String what = e instanceof HttpTimeoutException ? "timed out"
                 : e instanceof ConnectException ? "refused the connection"
-                : e instanceof ClickHouseException ? "answered for an absent server" : "failed";
+                : e instanceof ClickHouseException ? (((ClickHouseException) e).errorCode() >= 0
+                        ? "reported trouble of its own" : "answered for an absent server") : "failed";
         if (nodes.size() > 1) {
             LOG.warn("ClickHouse endpoint {} {} ({}); taken out for {} ms, trying the next one",
                     node.label, what, e.toString(), backoff.toMillis());
@@ -346,7 +359,7 @@ public final class ClickHouseClient implements InsertClient {
         final String label;
         final java.util.concurrent.atomic.LongAdder requests = new java.util.concurrent.atomic.LongAdder();
         final java.util.concurrent.atomic.LongAdder errors = new java.util.concurrent.atomic.LongAdder();
-        volatile long retryAt;
+        final java.util.concurrent.atomic.AtomicLong retryAt = new java.util.concurrent.atomic.AtomicLong();
         volatile boolean healthy = true;
         private int failures;
         private volatile java.util.function.LongConsumer latencyListener = ms -> {};
@@ -355,17 +368,29 @@ public final class ClickHouseClient implements InsertClient {
             this.baseUrl = baseUrl;
             URI u = URI.create(baseUrl);
             int port = u.getPort() >= 0 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
-            this.label = u.getHost() + ":" + port;
+            // getHost() is null for names URI does not take as host names (an '_' in them)
+            String host = u.getHost() != null ? u.getHost() : u.getRawAuthority().replaceFirst(":\\d+$", "");
+            this.label = host + ":" + port;
         }
 
-        boolean ready(long now) {
-            return healthy || now - retryAt >= 0;
+        /**
+         * Resting and due a try: this request claims it (the next ones see the endpoint resting
+         * for another backoff until the try answers), so one request probes it at a time.
+         */
+        boolean claimProbe(long now) {
+            long due = retryAt.get();
+            return now - due >= 0 && retryAt.compareAndSet(due, now + backoffNanos());
+        }
+
+        private synchronized long backoffNanos() {
+            return Math.min(MAX_BACKOFF.toMillis(), INITIAL_BACKOFF.toMillis() << Math.min(Math.max(failures - 1, 0), 20))
+                    * 1_000_000L;
         }
 
         synchronized Duration down() {
             failures++;
             long ms = Math.min(MAX_BACKOFF.toMillis(), INITIAL_BACKOFF.toMillis() << Math.min(failures - 1, 20));
-            retryAt = System.nanoTime() + ms * 1_000_000L;
+            retryAt.set(System.nanoTime() + ms * 1_000_000L);
             healthy = false;
             return Duration.ofMillis(ms);
         }

@@ -62,7 +62,27 @@ public final class ClickHouseErrors {
                     117 // INCORRECT_DATA ("Type of 'x' must be ...", "Unknown field found in format header")
                     );
 
+    /**
+     * Errors of one server, not of the cluster: its replica is read-only or has lost Keeper, its
+     * network failed. With several endpoints the request goes to the next one at once.
+     */
+    private static final Set<Integer> OF_THE_SERVER =
+            Set.of(
+                    209, // SOCKET_TIMEOUT
+                    210, // NETWORK_ERROR
+                    225, // NO_ZOOKEEPER
+                    242, // TABLE_IS_READ_ONLY
+                    244, // UNEXPECTED_ZOOKEEPER_ERROR
+                    999, // KEEPER_EXCEPTION
+                    1000 // POCO_EXCEPTION
+                    );
+
     private ClickHouseErrors() {}
+
+    /** True when an error is about the server that answered, which another replica may not have. */
+    public static boolean isOfTheServer(int errorCode) {
+        return OF_THE_SERVER.contains(errorCode);
+    }
 
     /** True when a permanent error says the rows' columns are not the table's. */
     public static boolean isAboutTheColumns(int errorCode) {

@@ -151,7 +151,8 @@ public final class Pem {
     private static List<Block> blocks(Path file, String key) throws IOException {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.US_ASCII);
+            // ISO-8859-1 reads any byte: comments in a bundle may be UTF-8, the blocks are ASCII
+            text = Files.readString(file, StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
             throw new IOException(key + ": cannot read '" + file + "': " + e.getMessage(), e);
         }

@@ -216,11 +216,15 @@ public final class TributaryOptions {
         if (urls.isEmpty()) {
             throw new IllegalArgumentException("needs at least one http:// or https:// URL");
         }
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (String u : urls) {
             if (!(u.startsWith("http://") || u.startsWith("https://"))) {
                 throw new IllegalArgumentException("each URL must start with http:// or https://");
             }
             java.net.URI.create(u);
+            if (!seen.add(u.replaceAll("/+$", ""))) {
+                throw new IllegalArgumentException("'" + u + "' is listed twice");
+            }
         }
         return s;
     }

@@ -42,7 +42,13 @@ public final class KafkaCheck {
         try {
             admin = Admin.create(p);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(explain(kafka, e), e);
+            // building the client logs in (SASL) and reads the certificates: a refusal or an
+            // unusable secret is for good, a name that does not resolve or an OAuth endpoint that
+            // does not answer may pass
+            if (refused(e)) {
+                throw new IllegalArgumentException(explain(kafka, e), e);
+            }
+            return new Outcome(unreachable(kafka, e));
         }
         try (admin) {
             admin.describeCluster(new DescribeClusterOptions().timeoutMs(15_000)).nodes().get(20, TimeUnit.SECONDS);
@@ -61,6 +67,28 @@ public final class KafkaCheck {
         }
     }
 
+    /** Whether building a client failed for a reason that trying again does not change. */
+    static boolean refused(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+            if (t instanceof java.net.UnknownHostException || t instanceof java.net.ConnectException
+                    || t instanceof java.net.SocketTimeoutException || m.contains("no resolvable bootstrap urls")) {
+                return false;
+            }
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+            if (t instanceof SaslAuthenticationException || t instanceof SslAuthenticationException
+                    || t instanceof org.apache.kafka.common.config.ConfigException
+                    || m.contains("401") || m.contains("400") || m.contains("403") || m.contains("invalid_client")
+                    || m.contains("unauthorized") || m.contains("keystore") || m.contains("private key")
+                    || m.contains("truststore")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String unreachable(KafkaConnection kafka, Throwable cause) {
         String prefix = kafka.prefix();
         return prefix + "bootstrap-servers = " + kafka.bootstrapServers() + " did not answer (" + cause
@@ -76,10 +104,11 @@ public final class KafkaCheck {
         }
         String m = all.toString();
         String lower = m.toLowerCase(Locale.ROOT);
-        if (lower.contains("tributary") && lower.matches(".*(-env|-file): .*")) {
+        java.util.regex.Matcher secret = java.util.regex.Pattern.compile(
+                java.util.regex.Pattern.quote(prefix) + "[\\w.-]+-(env|file): [^\\n]*").matcher(m);
+        if (secret.find()) {
             // a secret that cannot be read where the client runs: the provider named the setting
-            int at = m.indexOf(prefix);
-            return at >= 0 ? m.substring(at).strip() : m.strip();
+            return secret.group().strip();
         }
         if ("OAUTHBEARER".equals(kafka.saslMechanism()) && !(e instanceof SaslAuthenticationException)
                 && (lower.contains("login") || lower.contains("token"))) {

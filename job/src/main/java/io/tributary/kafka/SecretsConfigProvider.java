@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A Kafka {@link ConfigProvider} that resolves the job's secrets where the client runs (the
- * TaskManager), so that no password, client secret or private key is ever part of the job's
+ * A Kafka {@link ConfigProvider} that resolves the job's secrets where each client runs (the
+ * TaskManagers' consumers and producers, the JobManager's source enumerator, and the submitting
+ * process for its start-up check and a bounded run's end offsets), so that no password, client secret or private key is ever part of the job's
  * properties, arguments or logs: only the name of its environment variable or file travels.
  * Kafka clients call it while reading their configuration ({@code config.providers}).
  *
@@ -22,7 +23,8 @@ import java.util.Set;
  * the ClickHouse password is (a file's final line end dropped). A setting prefixed {@code jaas/}
  * quotes the value for a JAAS option string; {@code allow-url} passes an OAuth token endpoint
  * through and adds it to {@code org.apache.kafka.sasl.oauthbearer.allowed.urls}, which Kafka 4
- * requires of every endpoint it asks for tokens.
+ * requires of every endpoint it asks for tokens (a JVM-wide property: on a session cluster it
+ * allows that endpoint to the other jobs' clients too).
  */
 public final class SecretsConfigProvider implements ConfigProvider {
 
@@ -69,6 +71,10 @@ public final class SecretsConfigProvider implements ConfigProvider {
         }
         if (value == null) {
             throw new ConfigException(setting + ": no value");
+        }
+        if (jaas && (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0)) {
+            // a JAAS option string ends at the line's end
+            throw new ConfigException(setting + ": the value holds a line break, which a Kafka JAAS option cannot take");
         }
         return jaas ? value.replace("\\", "\\\\").replace("\"", "\\\"") : value;
     }

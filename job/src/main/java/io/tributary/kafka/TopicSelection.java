@@ -51,6 +51,10 @@ public final class TopicSelection implements Serializable {
         for (Map.Entry<Signal, String> e : ordered.entrySet()) {
             for (String entry : entries(e.getValue())) {
                 if (entry.startsWith("^")) {
+                    if (BACKREFERENCE.matcher(entry).find()) {
+                        throw new IllegalArgumentException(keys.get(e.getKey()) + ": '" + entry + "' refers back to a"
+                                + " group or names one; the entries are joined into one subscription, so use plain groups");
+                    }
                     try {
                         patterns.add(Pattern.compile(entry));
                     } catch (PatternSyntaxException ex) {
@@ -67,8 +71,13 @@ public final class TopicSelection implements Serializable {
                 }
             }
         }
-        return new TopicSelection(named, patterns, patternSignals);
+        TopicSelection selection = new TopicSelection(named, patterns, patternSignals);
+        selection.subscription(); // compiles, now rather than when the source is built
+        return selection;
     }
+
+    /** A back reference ({@code \1}, {@code \k<n>}) or a named group ({@code (?<n>...)}). */
+    private static final Pattern BACKREFERENCE = Pattern.compile("(?<!\\\\)\\\\([1-9]|k<)|\\(\\?<[A-Za-z]");
 
     /** The entries of one setting value, trimmed, empty ones dropped. */
     public static List<String> entries(String value) {

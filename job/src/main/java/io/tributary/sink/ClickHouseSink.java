@@ -143,8 +143,14 @@ public class ClickHouseSink implements Sink<EncodedRows> {
         if (!row[0].isEmpty() || cluster == null) {
             return row[0].isEmpty() ? null : row;
         }
-        row = client.query("SELECT engine, engine_full FROM clusterAllReplicas(" + Sql.string(cluster)
-                + ", system.tables)" + where + " LIMIT 1 FORMAT TSVRaw").strip().split("\t", 2);
+        try {
+            row = client.query("SELECT engine, engine_full FROM clusterAllReplicas(" + Sql.string(cluster)
+                    + ", system.tables)" + where + " LIMIT 1 SETTINGS skip_unavailable_shards = 1 FORMAT TSVRaw")
+                    .strip().split("\t", 2);
+        } catch (ClickHouseException e) {
+            // the cluster could not be asked: not a verdict on the table
+            throw new IOException("cannot ask cluster " + cluster + " for " + Sql.qualified(db, table) + ": " + e.getMessage(), e);
+        }
         return row[0].isEmpty() ? null : row;
     }
 
@@ -155,6 +161,7 @@ public class ClickHouseSink implements Sink<EncodedRows> {
     private void checkTables(ClickHouseClient client) throws IOException, InterruptedException {
         List<String> missing = new ArrayList<>();
         List<String> noWindow = new ArrayList<>();
+        List<String> randomShards = new ArrayList<>();
         Map<String, String> defaultWindows = new HashMap<>();
         try {
             for (SinkTable t : settings.tables()) {
@@ -183,6 +190,9 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                                 + ", which cluster " + cluster + " does not have)");
                         continue;
                     }
+                    if (settings.delivery() == Delivery.EXACTLY_ONCE && table[1].matches("(?s).*\\brand(Canonical|32|64)?\\s*\\(.*")) {
+                        randomShards.add(what);
+                    }
                     what = Sql.qualified(localDb, d.group(3)) + " behind the Distributed " + what;
                     table = local;
                 }
@@ -197,6 +207,12 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                     noWindow.add(what + " (engine " + engine
                             + ", which exactly-once cannot check; use a MergeTree-family table)");
                     continue;
+                }
+                if (!engine.startsWith("Replicated") && settings.endpoint().urls().size() > 1) {
+                    LOG.warn("sink.delivery = exactly-once with {} endpoints, but {} is {}: each server remembers only the"
+                            + " INSERTs it took, so a batch sent again to another endpoint after a failure is stored"
+                            + " twice unless the endpoints are proxies of one server; use Replicated tables",
+                            settings.endpoint().urls().size(), what, engine);
                 }
                 String setting = engine.startsWith("Replicated")
                         ? "replicated_deduplication_window" : "non_replicated_deduplication_window";
@@ -221,6 +237,12 @@ public class ClickHouseSink implements Sink<EncodedRows> {
             throw new IOException("ClickHouse database `" + settings.database() + "` has no table for "
                     + String.join(", ", missing) + ": create them with `bin/tributary schema create` (same"
                     + " settings) or --clickhouse.create-schema true, or turn the signal off with --signals");
+        }
+        if (!randomShards.isEmpty()) {
+            throw new IOException("sink.delivery = exactly-once cannot write " + String.join(", ", randomShards)
+                    + ": a Distributed table sharded by rand() splits a batch sent again differently, and the"
+                    + " deduplication token would then drop rows on one shard and repeat them on another; shard it by"
+                    + " the rows' values (what `bin/tributary schema create --cluster C --distributed` does)");
         }
         if (!noWindow.isEmpty()) {
             throw new IOException("sink.delivery = exactly-once needs tables that drop a repeated INSERT, but "

@@ -46,8 +46,11 @@ public final class SchemaManager {
      * As {@link #statements(TributaryConfig, TableEngine, Duration)}, placed: on a cluster every
      * statement runs {@code ON CLUSTER}, and with {@code distributed} each table the job writes
      * ({@code otel_traces}, ...) is a Distributed table over a local one of the same name plus
-     * {@link #LOCAL_SUFFIX} on every shard (spans and the trace-id lookup sharded by trace id,
-     * so that a trace stays on one shard; the rest at random).
+     * {@link #LOCAL_SUFFIX} on every shard. The sharding keys are the rows' own values, never
+     * {@code rand()}: a batch sent again after a failure must split over the shards as it did the
+     * first time, or its deduplication token would drop rows on one shard and repeat them on
+     * another. Spans and the trace-id lookup go by trace id (a trace stays on one shard), log
+     * records by service and time, points by service, metric and time.
      */
     public static List<String> statements(TributaryConfig config, Placement placement, Duration ttl, boolean distributed) {
         if (distributed && placement.cluster() == null) {
@@ -81,7 +84,8 @@ public final class SchemaManager {
             } else {
                 out.add(t.schema(flavor).createTableSql(db, local, placement, ttl, extra));
                 if (distributed) {
-                    out.add(distributedTable(db, name, local, placement, "rand()"));
+                    out.add(distributedTable(db, name, local, placement, t == OtelTable.LOGS
+                            ? "cityHash64(ServiceName, Timestamp)" : "cityHash64(ServiceName, MetricName, TimeUnix)"));
                 }
             }
         }

@@ -151,4 +151,34 @@ class ClickHouseFailoverTest {
             assertThat(up.get()).isEqualTo(1);
         }
     }
+
+    @Test
+    void statementsMeetOneServerWhileInsertsSpread() throws Exception {
+        AtomicInteger a = new AtomicInteger();
+        AtomicInteger b = new AtomicInteger();
+        try (ClickHouseClient c = client(server(200, null, a), server(200, null, b))) {
+            for (int i = 0; i < 5; i++) {
+                c.execute("CREATE TABLE IF NOT EXISTS t" + i + " (x UInt8) ENGINE = Null");
+            }
+            assertThat(a.get()).as("DDL of one script on the first endpoint").isEqualTo(5);
+            assertThat(b.get()).isZero();
+            for (int i = 0; i < 4; i++) {
+                c.insert("INSERT", Map.of(), new byte[] {1}, Compression.NONE);
+            }
+            assertThat(b.get()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aReplicaReportingTroubleOfItsOwnIsLeftForTheNext() throws Exception {
+        AtomicInteger readOnly = new AtomicInteger();
+        AtomicInteger good = new AtomicInteger();
+        try (ClickHouseClient c = client(server(500, "242", readOnly), server(200, null, good))) {
+            assertThat(c.insert("INSERT", Map.of(), new byte[] {1}, Compression.NONE)).isEqualTo(3);
+            assertThat(c.insert("INSERT", Map.of(), new byte[] {1}, Compression.NONE)).isEqualTo(3);
+            assertThat(readOnly.get()).as("TABLE_IS_READ_ONLY: taken out after the first").isEqualTo(1);
+            assertThat(good.get()).isEqualTo(2);
+            assertThat(state(c, 0).healthy()).isFalse();
+        }
+    }
 }

@@ -181,6 +181,8 @@ class TributaryConfigTest {
                 .hasMessageStartingWith("clickhouse.url:").hasMessageContaining("http:// or https://");
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", " , "}))
                 .hasMessageStartingWith("clickhouse.url:");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "http://a:8123,http://a:8123/"}))
+                .hasMessageStartingWith("clickhouse.url:").hasMessageContaining("listed twice");
     }
 
     @Test

@@ -119,6 +119,15 @@ class DistributedTablesITCase {
         try {
             TributaryConfig config = TributaryConfig.fromArgs(args(db, "--sink.delivery", "exactly-once"));
             createDistributed(config);
+            // sharded at random, a batch sent again would split otherwise: refused exactly once
+            RealServices.clickHouse().execute("RENAME TABLE `" + db + "`.otel_logs TO `" + db + "`.otel_logs_kept");
+            RealServices.clickHouse().execute("CREATE TABLE `" + db + "`.otel_logs AS `" + db + "`.otel_logs_local"
+                    + " ENGINE = Distributed('" + CLUSTER + "', '" + db + "', 'otel_logs_local', rand())");
+            assertThat(RealServices.startFailure(config))
+                    .contains("sink.delivery = exactly-once cannot write `" + db + "`.`otel_logs`: a Distributed table"
+                            + " sharded by rand()");
+            RealServices.clickHouse().execute("DROP TABLE `" + db + "`.otel_logs");
+            RealServices.clickHouse().execute("RENAME TABLE `" + db + "`.otel_logs_kept TO `" + db + "`.otel_logs");
             // a local table that keeps no deduplication window
             RealServices.clickHouse().execute("ALTER TABLE `" + db + "`.otel_logs_local MODIFY SETTING non_replicated_deduplication_window = 0");
             assertThatThrownBy(() -> TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config))

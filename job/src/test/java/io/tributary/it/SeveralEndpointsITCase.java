@@ -89,6 +89,8 @@ class SeveralEndpointsITCase {
                 assertThat(errorsWhileDown).as("the killed endpoint's errors").isPositive();
                 assertThat(counter(job.getJobID(), labelB, "errors")).as("the other endpoint's errors").isZero();
                 assertThat(counter(job.getJobID(), labelB, "requests")).isPositive();
+                assertThat(RealServices.metrics(REPORTER, job.getJobID(), "<endpoint>", null, "insertRetries"))
+                        .as("the sink's retry counter, registered").isNotEmpty();
                 assertThat(counter(job.getJobID(), null, "insertRetries"))
                         .as("each batch went to the other endpoint at once, not retried later").isZero();
 

@@ -87,6 +87,22 @@ class KafkaConnectionTest {
     }
 
     @Test
+    void whatTheStartUpCheckTakesForARefusalAndWhatForAnAbsence() {
+        assertThat(KafkaCheck.refused(new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient",
+                new ConfigException("kafka.sasl.password-file: cannot read '/x': No such file")))).isTrue();
+        assertThat(KafkaCheck.refused(new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient",
+                new ConfigException("No resolvable bootstrap urls given in bootstrap.servers")))).isFalse();
+        assertThat(KafkaCheck.refused(new org.apache.kafka.common.KafkaException("login",
+                new java.io.IOException("token endpoint", new java.net.ConnectException("Connection refused"))))).isFalse();
+        assertThat(KafkaCheck.refused(new org.apache.kafka.common.KafkaException("login",
+                new java.io.IOException("The response code 401 and error response {\"error\":\"invalid_client\"}")))).isTrue();
+        KafkaConnection k = TributaryConfig.fromArgs(new String[0]).kafka();
+        assertThat(KafkaCheck.explain(k, new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient",
+                new ConfigException("kafka.sasl.password-file: cannot read '/run/x': No such file\nmore"))))
+                .isEqualTo("kafka.sasl.password-file: cannot read '/run/x': No such file");
+    }
+
+    @Test
     void deadLettersUseTheSourceClusterUnlessTheyHaveOneOfTheirOwn() {
         TributaryConfig same = TributaryConfig.fromArgs(new String[] {"--kafka.bootstrap-servers", "k:9092",
             "--kafka.security.protocol", "SSL"});
@@ -106,6 +122,9 @@ class KafkaConnectionTest {
             assertThat(plain.data()).containsExactly(Map.entry(pw.toString(), "a\"b\\c"));
             ConfigData jaas = provider.get("jaas/kafka.sasl.password-file", Set.of(pw.toString()));
             assertThat(jaas.data()).containsExactly(Map.entry(pw.toString(), "a\\\"b\\\\c"));
+            Path twoLines = Files.writeString(dir.resolve("two-lines"), "first\nsecond\n");
+            assertThatThrownBy(() -> provider.get("jaas/kafka.sasl.password-file", Set.of(twoLines.toString())))
+                    .hasMessageStartingWith("kafka.sasl.password-file: the value holds a line break");
             assertThatThrownBy(() -> provider.get("kafka.sasl.password-env", Set.of("TRIBUTARY_NO_SUCH_VARIABLE")))
                     .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("kafka.sasl.password-env: environment variable 'TRIBUTARY_NO_SUCH_VARIABLE' is not set");

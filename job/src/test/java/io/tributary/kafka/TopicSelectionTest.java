@@ -72,5 +72,9 @@ class TopicSelectionTest {
         assertThatThrownBy(() -> of("a", "^logs[", "c"))
                 .hasMessageStartingWith("kafka.topics.logs: '^logs[' is not a regular expression");
         assertThat(TopicSelection.entries(" a , ,b,")).containsExactly("a", "b");
+        // joined into one subscription, a back reference would point into another entry's groups
+        assertThatThrownBy(() -> of("^(a)\\1", "l", "m")).hasMessageStartingWith("kafka.topics.traces: '^(a)\\1' refers back");
+        assertThatThrownBy(() -> of("^(?<x>a)", "l", "m")).hasMessageStartingWith("kafka.topics.traces:");
+        assertThat(of("^a\\\\1(?<=a)(?<!b)", "l", "m").hasPatterns()).as("an escaped backslash, lookarounds").isTrue();
     }
 }

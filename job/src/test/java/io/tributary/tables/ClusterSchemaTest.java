@@ -87,7 +87,11 @@ class ClusterSchemaTest {
                 + " `otel`.`otel_traces_local_trace_id_ts`\n"
                 + "ENGINE = Distributed('c', 'otel', 'otel_traces_local_trace_id_ts', cityHash64(TraceId))\n");
         assertThat(s.get(7)).isEqualTo("CREATE TABLE IF NOT EXISTS `otel`.`otel_logs` ON CLUSTER c AS `otel`.`otel_logs_local`\n"
-                + "ENGINE = Distributed('c', 'otel', 'otel_logs_local', rand())\n");
+                + "ENGINE = Distributed('c', 'otel', 'otel_logs_local', cityHash64(ServiceName, Timestamp))\n");
+        // never rand(): a batch sent again must split over the shards as it did the first time
+        assertThat(statements(ALL, null, "c", true)).noneSatisfy(sql -> assertThat(sql).contains("rand()"))
+                .anySatisfy(sql -> assertThat(sql).contains("AS `otel`.`otel_metrics_sum_local`\n"
+                        + "ENGINE = Distributed('c', 'otel', 'otel_metrics_sum_local', cityHash64(ServiceName, MetricName, TimeUnix))"));
         assertThatThrownBy(() -> statements(traces, null, null, true)).hasMessageContaining("--distributed needs --cluster");
     }
 }

@@ -1,11 +1,12 @@
 package io.tributary.sql;
 
+import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.ConfigException;
 import io.tributary.config.Option;
 import io.tributary.config.StartingOffsets;
 import io.tributary.config.TributaryConfig;
-import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryOptions;
+import io.tributary.otlp.Signal;
 import io.tributary.udf.HistogramBuckets;
 import io.tributary.udf.OtlpLogRecords;
 import io.tributary.udf.OtlpMetricPoints;
@@ -154,7 +155,23 @@ public final class SqlRunner {
                 : start == StartingOffsets.LATEST ? "latest-offset" : "group-offsets");
         out.put("kafka.scan.bounded.mode", config.get(TributaryOptions.KAFKA_BOUNDED) ? "latest-offset" : "unbounded");
         out.put("clickhouse.jdbc-url", jdbcUrl(config));
+        for (Signal s : Signal.values()) {
+            out.put("kafka.topic-option." + s.id(), topicOption(config, s));
+        }
         return out;
+    }
+
+    /**
+     * The Kafka SQL connector's option for a signal's topics: {@code 'topic' = 'a;b'} for names,
+     * {@code 'topic-pattern' = '...'} when a {@code ^regex} is among them (the job's
+     * subscription pattern, which the connector matches against whole names too).
+     */
+    static String topicOption(TributaryConfig config, Signal signal) {
+        String value = config.get(TributaryOptions.topic(signal));
+        io.tributary.kafka.TopicSelection selection = io.tributary.kafka.TopicSelection.parse(
+                Map.of(signal, value), Map.of(signal, TributaryOptions.topic(signal).key()));
+        String text = selection.hasPatterns() ? selection.subscription().pattern() : String.join(";", selection.named());
+        return (selection.hasPatterns() ? "'topic-pattern' = '" : "'topic' = '") + text.replace("'", "''") + "'";
     }
 
     /** {@code jdbc:clickhouse:} + {@code clickhouse.url} + {@code /database}, with the password's source. */

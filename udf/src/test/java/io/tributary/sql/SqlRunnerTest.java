@@ -59,4 +59,20 @@ class SqlRunnerTest {
                 "INTERVAL '10' SECOND");
         assertThat(SqlScript.statementSetInserts(p.statements().get(8))).hasSize(2);
     }
+
+    @Test
+    void aSignalsTopicsBecomeTheKafkaConnectorsTopicOrTopicPattern() {
+        assertThat(SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[0])))
+                .containsEntry("kafka.topic-option.traces", "'topic' = 'otlp_spans'");
+        assertThat(SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[] {"--kafka.topics.traces", "a, b"})))
+                .containsEntry("kafka.topic-option.traces", "'topic' = 'a;b'");
+        String option = SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[] {"--kafka.topics.logs", "l1,^logs-'x'"}))
+                .get("kafka.topic-option.logs");
+        assertThat(option).startsWith("'topic-pattern' = '").contains("''x''");
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile(
+                option.substring("'topic-pattern' = '".length(), option.length() - 1).replace("''", "'"));
+        assertThat(p.matcher("l1").matches()).isTrue();
+        assertThat(p.matcher("logs-'x'-eu").matches()).isTrue();
+        assertThat(p.matcher("l10").matches()).isFalse();
+    }
 }
