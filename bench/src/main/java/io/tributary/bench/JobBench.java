@@ -60,6 +60,21 @@ final class JobBench {
             double clickHouseCpuMicrosPerSpan, double wireBytesPerSpan, long gcCount, long gcMillis, long heapMaxMiB,
             String rows) {}
 
+    /**
+     * The bench's own way to ClickHouse: the job's, from {@code --clickhouse.url} and the {@code
+     * --job.clickhouse.*} keys (user, password source, TLS), so that a TLS ClickHouse works too.
+     */
+    static ClickHouseEndpoint endpoint(Args o, String url) {
+        List<String> args = new ArrayList<>(List.of("--clickhouse.url", url));
+        for (Map.Entry<String, String> e : o.asMap().entrySet()) {
+            if (e.getKey().startsWith("job.clickhouse.")) {
+                args.add("--" + e.getKey().substring(4));
+                args.add(e.getValue());
+            }
+        }
+        return io.tributary.topology.TributaryTopology.endpoint(TributaryConfig.fromArgs(args.toArray(new String[0])));
+    }
+
     static void run(Args o) throws Exception {
         long spans = o.longValue("spans", 10_000_000L);
         String bootstrap = o.get("kafka.bootstrap-servers", "localhost:9092");
@@ -69,7 +84,7 @@ final class JobBench {
         String which = o.get("sink", "ours");
         List<String> sinks = which.equals("all") ? List.of("ours", "client-v2", "jdbc") : List.of(which);
         ensureTopic(bootstrap, topic, spans, encoding);
-        ClickHouseClient ch = new ClickHouseClient(ClickHouseEndpoint.of(url), Duration.ofMinutes(2));
+        ClickHouseClient ch = new ClickHouseClient(endpoint(o, url), Duration.ofMinutes(2));
         List<Figures> all = new ArrayList<>();
         for (String sink : sinks) {
             Figures f = runOne(o, ch, sink, spans, topic, bootstrap, url);
@@ -120,7 +135,7 @@ final class JobBench {
         }
         TributaryConfig config = TributaryConfig.fromArgs(args.toArray(new String[0]));
         TableEngine engine = o.get("engine", "MergeTree").equalsIgnoreCase("null") ? TableEngine.NULL : TableEngine.MERGE_TREE;
-        SchemaManager.create(ClickHouseEndpoint.of(url), config, engine, null);
+        SchemaManager.create(io.tributary.topology.TributaryTopology.endpoint(config), config, engine, null);
         if (engine == TableEngine.NULL) {
             // a Null table counts nothing: a view counts its rows
             ch.execute("CREATE TABLE `" + db + "`.`" + table + "_rows` (n UInt64) ENGINE = SummingMergeTree ORDER BY tuple()");
