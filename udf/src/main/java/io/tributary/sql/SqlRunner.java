@@ -175,7 +175,7 @@ public final class SqlRunner {
     }
 
     /** {@code jdbc:clickhouse:} + {@code clickhouse.url} + {@code /database}, with the password's source. */
-    static String jdbcUrl(TributaryConfig config) {
+    public static String jdbcUrl(TributaryConfig config) {
         // the first of several endpoints: the JDBC driver takes one
         String url = ClickHouseEndpoint.splitUrls(config.get(TributaryOptions.CLICKHOUSE_URL)).get(0).replaceAll("/+$", "");
         StringBuilder sb = new StringBuilder("jdbc:clickhouse:").append(url).append('/')
@@ -187,6 +187,21 @@ public final class SqlRunner {
             sb.append("&password-env=").append(URLEncoder.encode(env, StandardCharsets.UTF_8));
         } else if (file != null) {
             sb.append("&password-file=").append(URLEncoder.encode(file, StandardCharsets.UTF_8));
+        }
+        // clickhouse-jdbc's own TLS parameters, from the job's keys (it takes no key password)
+        io.tributary.clickhouse.ClickHouseTls tls = config.clickHouseTls();
+        if (url.startsWith("https://")) {
+            if (tls.caFile() != null) {
+                sb.append("&sslrootcert=").append(URLEncoder.encode(tls.caFile(), StandardCharsets.UTF_8));
+            }
+            if (tls.clientCertFile() != null && tls.keyPasswordEnv() == null && tls.keyPasswordFile() == null) {
+                sb.append("&sslcert=").append(URLEncoder.encode(tls.clientCertFile(), StandardCharsets.UTF_8))
+                        .append("&ssl_key=").append(URLEncoder.encode(tls.clientKeyFile(), StandardCharsets.UTF_8));
+            } else if (tls.clientCertFile() != null) {
+                System.err.println("tributary: warning: clickhouse.tls.client-key-password-*: clickhouse-jdbc takes no key"
+                        + " password, so ${clickhouse.jdbc-url} carries no client certificate (give the JDBC tables an"
+                        + " unencrypted PKCS #8 key with sslcert= and ssl_key=)");
+            }
         }
         return sb.toString();
     }

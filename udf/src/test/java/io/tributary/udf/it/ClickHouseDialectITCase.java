@@ -206,4 +206,22 @@ class ClickHouseDialectITCase {
         assertThatThrownBy(() -> SqlTesting.collect(t.executeSql("SELECT * FROM owners_plain")))
                 .rootCause().hasMessageStartingWith("'password': a ClickHouse password is never in a table's options");
     }
+
+    @Test
+    void theScriptsJdbcUrlSpeaksMutualTlsWithTheJobsCertificates(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        io.tributary.it.TlsFiles files = io.tributary.it.TlsFiles.make(dir.resolve("tls"));
+        try (io.tributary.it.Socat mtls = new io.tributary.it.Socat(files.serverCert, files.serverKey, files.ca,
+                java.net.URI.create(RealServices.clickHouseUrl()).getPort())) {
+            String jdbc = io.tributary.sql.SqlRunner.jdbcUrl(io.tributary.config.TributaryConfig.fromArgs(new String[] {
+                "--clickhouse.url", mtls.url("localhost"), "--clickhouse.database", DB,
+                "--clickhouse.tls.ca-file", files.ca.toString(),
+                "--clickhouse.tls.client-cert-file", files.clientCert.toString(),
+                "--clickhouse.tls.client-key-file", files.clientKey.toString()}));
+            TableEnvironment t = batch();
+            t.executeSql("CREATE TABLE owners_tls (service STRING, team STRING) WITH ('connector' = 'jdbc', 'url' = '" + jdbc
+                    + "', 'table-name' = 'owners')");
+            assertThat(SqlTesting.collect(t.executeSql("SELECT team FROM owners_tls WHERE service = 'cart'")))
+                    .containsExactly(Row.of("shop"));
+        }
+    }
 }
