@@ -49,7 +49,7 @@ CREATE TEMPORARY TABLE spans (
   'scan.bounded.mode' = '${kafka.scan.bounded.mode}',
   'scan.watermark.emit.strategy' = '${span-metrics.watermark-emit:-on-periodic}',
   'format' = 'otlp',
-  'otlp.signal' = 'traces'
+  'otlp.signal' = 'traces'${kafka.client-options}
 );
 
 CREATE TEMPORARY TABLE metrics_sum (

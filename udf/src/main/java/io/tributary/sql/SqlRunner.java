@@ -158,7 +158,23 @@ public final class SqlRunner {
         for (Signal s : Signal.values()) {
             out.put("kafka.topic-option." + s.id(), topicOption(config, s));
         }
+        out.put("kafka.client-options", clientOptions(config));
         return out;
+    }
+
+    /**
+     * The job's Kafka client settings as the Kafka SQL connector's {@code 'properties.*'} options,
+     * each led by a comma (empty when there are none): {@code kafka.properties.*} and what
+     * {@code kafka.security.*}, {@code kafka.sasl.*} and {@code kafka.tls.*} mean to a client, its
+     * secrets as references the job's config provider resolves where the client runs.
+     */
+    static String clientOptions(TributaryConfig config) {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, String> e : config.kafka().properties().entrySet()) {
+            sb.append(", 'properties.").append(e.getKey().replace("'", "''")).append("' = '")
+                    .append(e.getValue().replace("'", "''")).append("'");
+        }
+        return sb.toString();
     }
 
     /**

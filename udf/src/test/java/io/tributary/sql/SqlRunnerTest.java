@@ -75,4 +75,18 @@ class SqlRunnerTest {
         assertThat(p.matcher("logs-'x'-eu").matches()).isTrue();
         assertThat(p.matcher("l10").matches()).isFalse();
     }
+
+    @Test
+    void theJobsKafkaClientSettingsBecomeTheConnectorsPropertiesOptions() {
+        assertThat(SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[0])))
+                .containsEntry("kafka.client-options", "");
+        String options = SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[] {
+            "--kafka.security.protocol", "SASL_SSL", "--kafka.sasl.mechanism", "PLAIN", "--kafka.sasl.username", "o'neil",
+            "--kafka.sasl.password-env", "KAFKA_PW", "--kafka.properties.client.rack", "eu-1"})).get("kafka.client-options");
+        assertThat(options).startsWith(", 'properties.")
+                .contains(", 'properties.security.protocol' = 'SASL_SSL'")
+                .contains(", 'properties.client.rack' = 'eu-1'")
+                .contains("username=\"o''neil\" password=\"${tributary:jaas/kafka.sasl.password-env:KAFKA_PW}\"")
+                .contains(", 'properties.config.providers' = 'tributary'");
+    }
 }

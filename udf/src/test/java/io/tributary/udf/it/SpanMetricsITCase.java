@@ -290,6 +290,41 @@ class SpanMetricsITCase {
         }
     }
 
+    @Test
+    void theScriptReadsASaslSslKafkaWithTheJobsSettings(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String user = "tributary-sql-scram";
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of(
+                "bootstrap.servers", RealServices.kafkaBootstrap()))) {
+            admin.alterUserScramCredentials(List.of(new org.apache.kafka.clients.admin.UserScramCredentialUpsertion(user,
+                    new org.apache.kafka.clients.admin.ScramCredentialInfo(
+                            org.apache.kafka.clients.admin.ScramMechanism.SCRAM_SHA_512, 8192), "sql-secret")))
+                    .all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        java.nio.file.Path password = java.nio.file.Files.writeString(dir.resolve("kafka-password"), "sql-secret\n");
+        String db = RealServices.uniqueName("it_spanmetrics_sasl");
+        String topic = RealServices.uniqueName("it_spanmetrics_sasl");
+        RealServices.createTopic(topic, 1);
+        ch.execute("CREATE DATABASE " + db);
+        for (String t : new String[] {"otel_metrics_sum", "otel_metrics_histogram"}) {
+            ch.execute("CREATE TABLE " + db + "." + t + " AS " + DB + "." + t);
+        }
+        try {
+            RealServices.produce(topic, List.of(request(T0 + 5 * S, T0 + 10 * S, T0 + 70 * S)));
+            io.tributary.sql.SqlRunner.run(new String[] {SCRIPT,
+                "--kafka.bootstrap-servers", RealServices.kafkaSecure("sasl_ssl"), "--kafka.topics.traces", topic,
+                "--kafka.security.protocol", "SASL_SSL", "--kafka.sasl.mechanism", "SCRAM-SHA-512",
+                "--kafka.sasl.username", user, "--kafka.sasl.password-file", password.toString(),
+                "--kafka.tls.ca-file", RealServices.kafkaSecure("ca_file"),
+                "--kafka.group-id", db, "--kafka.bounded", "true", "--kafka.starting-offsets", "earliest",
+                "--clickhouse.url", RealServices.clickHouseUrl(), "--clickhouse.database", db,
+                "--flink.parallelism.default", "1", "--flink.restart-strategy.type", "none"});
+            assertThat(ch.query("SELECT toUnixTimestamp(StartTimeUnix) - 1767261600, Value FROM " + db
+                    + ".otel_metrics_sum ORDER BY 1 FORMAT TSV")).isEqualTo("0\t2\n60\t1\n");
+        } finally {
+            ch.execute("DROP DATABASE IF EXISTS " + db);
+        }
+    }
+
     private static byte[] request(long... starts) {
         ScopeSpans.Builder ss = ScopeSpans.newBuilder();
         for (long s : starts) {
