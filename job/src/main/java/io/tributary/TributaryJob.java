@@ -1,7 +1,6 @@
 package io.tributary;
 
 import io.tributary.clickhouse.ClickHouseClient;
-import io.tributary.clickhouse.ClickHouseException;
 import io.tributary.config.ConfigException;
 import io.tributary.config.Option;
 import io.tributary.config.TributaryConfig;
@@ -64,10 +63,9 @@ public final class TributaryJob {
         try (ClickHouseClient client = new ClickHouseClient(TributaryTopology.endpoint(config), Duration.ofSeconds(30))) {
             client.check().forEach((endpoint, e) ->
                     LOG.warn("ClickHouse endpoint {} cannot be reached now; the sink retries it: {}", endpoint, e.getMessage()));
-        } catch (ClickHouseException e) {
-            throw new ConfigException(e.getMessage(), e);
         } catch (IOException e) {
-            throw new ConfigException(e.getMessage(), e); // a file here that cannot be used
+            // a refusal settings cause (ClickHouseException), or a file here that cannot be used
+            throw new ConfigException(e.getMessage(), e);
         }
     }
 

@@ -345,10 +345,10 @@ public final class ClickHouseClient implements InsertClient {
         boolean healthy();
 
         /** Requests sent to it. */
-        long requests();
+        java.util.concurrent.atomic.LongAdder requests();
 
         /** Requests that failed there: no connection, a timeout, or an error answer. */
-        long errors();
+        java.util.concurrent.atomic.LongAdder errors();
 
         /** Called with the milliseconds of each request it answered. */
         void onLatency(java.util.function.LongConsumer listener);
@@ -418,13 +418,13 @@ public final class ClickHouseClient implements InsertClient {
         }
 
         @Override
-        public long requests() {
-            return requests.sum();
+        public java.util.concurrent.atomic.LongAdder requests() {
+            return requests;
         }
 
         @Override
-        public long errors() {
-            return errors.sum();
+        public java.util.concurrent.atomic.LongAdder errors() {
+            return errors;
         }
 
         @Override

@@ -116,9 +116,9 @@ public final class KafkaOptions {
             throw new ConfigException(saslMechanism.key() + ": " + securityProtocol.key() + " = " + protocol
                     + " needs a mechanism: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER");
         }
-        either(c, saslPasswordEnv, saslPasswordFile);
-        either(c, oauthClientSecretEnv, oauthClientSecretFile);
-        either(c, tlsClientKeyPasswordEnv, tlsClientKeyPasswordFile);
+        Options.either(c, saslPasswordEnv, saslPasswordFile);
+        Options.either(c, oauthClientSecretEnv, oauthClientSecretFile);
+        Options.either(c, tlsClientKeyPasswordEnv, tlsClientKeyPasswordFile);
         if (mechanism != null && mechanism.equals("OAUTHBEARER")) {
             for (Option<String> o : List.of(oauthTokenEndpointUrl, oauthClientId)) {
                 if (c.get(o) == null) {
@@ -163,12 +163,6 @@ public final class KafkaOptions {
 
     private String propertiesPrefix() {
         return prefix + "properties.";
-    }
-
-    private static void either(TributaryConfig c, Option<String> env, Option<String> file) {
-        if (c.get(env) != null && c.get(file) != null) {
-            throw new ConfigException(file.key() + ": set either " + env.key() + " or " + file.key() + ", not both");
-        }
     }
 
     private static String protocol(String s) {

@@ -91,4 +91,11 @@ final class Options {
         }
         return String.valueOf(v);
     }
+
+    /** A secret comes from its environment variable or its file, never both. */
+    static void either(TributaryConfig c, Option<String> env, Option<String> file) {
+        if (c.get(env) != null && c.get(file) != null) {
+            throw new ConfigException(file.key() + ": set either " + env.key() + " or " + file.key() + ", not both");
+        }
+    }
 }

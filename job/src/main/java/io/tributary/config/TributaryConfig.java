@@ -260,16 +260,8 @@ public final class TributaryConfig implements Serializable {
     }
 
     private void crossCheck() {
-        if (get(TributaryOptions.CLICKHOUSE_PASSWORD_ENV) != null && get(TributaryOptions.CLICKHOUSE_PASSWORD_FILE) != null) {
-            throw new ConfigException(
-                    "clickhouse.password-file: set either clickhouse.password-env or clickhouse.password-file, not both");
-        }
-        if (get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_ENV) != null
-                && get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE) != null) {
-            throw new ConfigException(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE.key() + ": set either "
-                    + TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_ENV.key() + " or "
-                    + TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE.key() + ", not both");
-        }
+        Options.either(this, TributaryOptions.CLICKHOUSE_PASSWORD_ENV, TributaryOptions.CLICKHOUSE_PASSWORD_FILE);
+        Options.either(this, TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_ENV, TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE);
         if ((get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE) == null) != (get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_FILE) == null)) {
             Option<String> missing = get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE) == null
                     ? TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE : TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_FILE;

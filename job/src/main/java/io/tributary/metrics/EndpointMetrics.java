@@ -7,7 +7,7 @@ import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
-import java.util.function.LongSupplier;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Each ClickHouse endpoint's health, under the sink's {@code tributary} group and its {@code
@@ -24,44 +24,44 @@ public final class EndpointMetrics {
         for (ClickHouseClient.EndpointState e : client.endpoints()) {
             MetricGroup g = tributary.addGroup("endpoint", e.label());
             g.gauge("healthy", () -> e.healthy() ? 1 : 0);
-            g.counter("requests", new ReadOnlyCounter(e::requests));
-            g.counter("errors", new ReadOnlyCounter(e::errors));
+            g.counter("requests", new AdderCounter(e.requests()));
+            g.counter("errors", new AdderCounter(e.errors()));
             Histogram latency = g.histogram("latencyMs", new DescriptiveStatisticsHistogram(1000));
             e.onLatency(latency::update);
         }
     }
 
-    /** A counter kept by the client, shown as a Flink counter. */
-    private static final class ReadOnlyCounter implements Counter {
-        private final LongSupplier count;
+    /** The client's own count (thread-safe, uncontended), as a Flink counter. */
+    private static final class AdderCounter implements Counter {
+        private final LongAdder count;
 
-        ReadOnlyCounter(LongSupplier count) {
+        AdderCounter(LongAdder count) {
             this.count = count;
         }
 
         @Override
         public void inc() {
-            throw new UnsupportedOperationException("counted by the ClickHouse client");
+            count.increment();
         }
 
         @Override
         public void inc(long n) {
-            throw new UnsupportedOperationException("counted by the ClickHouse client");
+            count.add(n);
         }
 
         @Override
         public void dec() {
-            throw new UnsupportedOperationException("counted by the ClickHouse client");
+            count.decrement();
         }
 
         @Override
         public void dec(long n) {
-            throw new UnsupportedOperationException("counted by the ClickHouse client");
+            count.add(-n);
         }
 
         @Override
         public long getCount() {
-            return count.getAsLong();
+            return count.sum();
         }
     }
 }

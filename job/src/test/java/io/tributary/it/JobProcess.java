@@ -9,11 +9,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code bin/tributary run}'s Java side started as its own process, as the command starts it (the
- * job's classes and the Maven-resolved classpath, the local log4j configuration), so a test can
- * {@code kill -9} it and run it again. Its output goes to {@code target/job-<name>.log}.
+ * {@code bin/tributary run}'s Java side (or another of the commands' main classes) started as its
+ * own process, as the command starts it (the module's classes and the Maven-resolved classpath,
+ * the local log4j configuration), so a test can {@code kill -9} it and run it again. Its output
+ * goes to {@code target/job-<name>.log}.
  */
-final class JobProcess implements AutoCloseable {
+public final class JobProcess implements AutoCloseable {
 
     private final Process process;
     private final Path log;
@@ -28,6 +29,12 @@ final class JobProcess implements AutoCloseable {
 
     /** Starts {@code io.tributary.tools.cli.Tributary} with {@code args} (e.g. {@code run --key value ...}). */
     static JobProcess start(String name, List<String> args) throws Exception {
+        return start(name, "io.tributary.tools.cli.Tributary", List.of(), args);
+    }
+
+    /** Starts {@code mainClass} of the current module with extra JVM options and {@code args}. */
+    public static JobProcess start(String name, String mainClass, List<String> jvmOptions, List<String> args)
+            throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -37,10 +44,11 @@ final class JobProcess implements AutoCloseable {
         }
         cmd.add("-Xmx768m");
         cmd.add("-Dlog4j.configurationFile=" + new File("../flink-conf/log4j-local.properties").getCanonicalPath());
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(new File("target/classes").getCanonicalPath() + File.pathSeparator
                 + Files.readString(Path.of("target", "local-classpath.txt")).strip());
-        cmd.add("io.tributary.tools.cli.Tributary");
+        cmd.add(mainClass);
         cmd.addAll(args);
         Path log = Path.of("target", "job-" + name + ".log");
         return new JobProcess(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start(), log);
@@ -52,11 +60,11 @@ final class JobProcess implements AutoCloseable {
     }
 
     /** The exit code, or null when it has not ended within the timeout (it is then still running). */
-    Integer waitFor(long seconds) throws InterruptedException {
+    public Integer waitFor(long seconds) throws InterruptedException {
         return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : null;
     }
 
-    String log() throws Exception {
+    public String log() throws Exception {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 

@@ -2,6 +2,7 @@ package io.tributary.udf.it;
 
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
+import io.tributary.it.JobProcess;
 import io.tributary.it.RealServices;
 import io.tributary.tables.TableEngine;
 import io.tributary.tools.loadgen.LoadShape;
@@ -10,12 +11,10 @@ import io.tributary.topology.SchemaManager;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,18 +44,17 @@ class SqlCommandITCase {
         Path config = Files.createTempFile("sql-command", ".yaml");
         Files.writeString(config, "kafka:\n  topics:\n    traces: " + topic + "\n  bounded: true\n  starting-offsets: earliest\n");
         try {
-            Process ok = sql("ok", RealServices.concat(keys, "--config", config.toString(), "--kafka.group-id", db,
-                    "--flink.rest.port", "0", "--flink.restart-strategy.type", "none"));
-            assertThat(ok.waitFor(180, TimeUnit.SECONDS)).as("ended by itself").isTrue();
-            assertThat(ok.exitValue()).as(Files.readString(Path.of("target", "sql-ok.log"))).isZero();
+            try (JobProcess ok = sql("ok", RealServices.concat(keys, "--config", config.toString(), "--kafka.group-id", db,
+                    "--flink.rest.port", "0", "--flink.restart-strategy.type", "none"))) {
+                assertThat(ok.waitFor(180)).as("ended by itself, with status 0: " + ok.log()).isEqualTo(0);
+            }
             assertThat(RealServices.clickHouse().query("SELECT sum(Value) FROM " + db
                     + ".otel_metrics_sum WHERE MetricName = 'traces.span.metrics.calls' FORMAT TSV").strip()).isEqualTo("2000");
 
-            Process bad = sql("bad", RealServices.concat(keys, "--span-metrics.windw-seconds", "30"));
-            assertThat(bad.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(bad.exitValue()).isEqualTo(2);
-            assertThat(Files.readString(Path.of("target", "sql-bad.log")))
-                    .contains("span-metrics.windw-seconds: unknown setting");
+            try (JobProcess bad = sql("bad", RealServices.concat(keys, "--span-metrics.windw-seconds", "30"))) {
+                assertThat(bad.waitFor(60)).isEqualTo(2);
+                assertThat(bad.log()).contains("span-metrics.windw-seconds: unknown setting");
+            }
         } finally {
             Files.deleteIfExists(config);
             RealServices.clickHouse().execute("DROP DATABASE IF EXISTS " + db);
@@ -64,26 +62,9 @@ class SqlCommandITCase {
     }
 
     /** Starts {@code io.tributary.sql.SqlRunner sql/flink/span_metrics.sql args} as bin/tributary sql does. */
-    private static Process sql(String name, String[] args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-Xmx768m");
-        cmd.add("-Dlog4j.configurationFile=" + new File("../flink-conf/log4j-local.properties").getCanonicalPath());
-        cmd.add("-Dtributary.sql.embedded=true");
-        cmd.add("-cp");
-        cmd.add(new File("target/classes").getCanonicalPath() + File.pathSeparator
-                + Files.readString(Path.of("target", "local-classpath.txt")).strip());
-        cmd.add("io.tributary.sql.SqlRunner");
-        cmd.add(new File("../sql/flink/span_metrics.sql").getCanonicalPath());
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(Path.of("target", "sql-" + name + ".log").toFile())
-                .start();
-        Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
-        return p;
+    private static JobProcess sql(String name, String[] args) throws Exception {
+        List<String> all = new ArrayList<>(List.of(new File("../sql/flink/span_metrics.sql").getCanonicalPath()));
+        all.addAll(List.of(args));
+        return JobProcess.start("sql-" + name, "io.tributary.sql.SqlRunner", List.of("-Dtributary.sql.embedded=true"), all);
     }
 }
