@@ -83,7 +83,7 @@ class KafkaConnectionTest {
         assertThatThrownBy(() -> properties("--dlq.kafka.security.protocol", "SSL"))
                 .hasMessageStartingWith("dlq.kafka.security.protocol: the dlq.kafka.* settings are for a dead-letter cluster");
         assertThatThrownBy(() -> properties("--dlq.kafka.properties.sasl.jaas.config", "x"))
-                .hasMessageStartingWith("dlq.kafka.properties.sasl.jaas.config: secrets are never program arguments");
+                .hasMessageStartingWith("dlq.kafka.properties.sasl.jaas.config: a secret (its type in the Kafka clients' ConfigDef is PASSWORD) is never a program argument");
     }
 
     @Test
@@ -122,9 +122,17 @@ class KafkaConnectionTest {
             assertThat(plain.data()).containsExactly(Map.entry(pw.toString(), "a\"b\\c"));
             ConfigData jaas = provider.get("jaas/kafka.sasl.password-file", Set.of(pw.toString()));
             assertThat(jaas.data()).containsExactly(Map.entry(pw.toString(), "a\\\"b\\\\c"));
-            Path twoLines = Files.writeString(dir.resolve("two-lines"), "first\nsecond\n");
+            Path twoLines = Files.writeString(dir.resolve("two-lines"), "alpha\nbeta\n");
             assertThatThrownBy(() -> provider.get("jaas/kafka.sasl.password-file", Set.of(twoLines.toString())))
-                    .hasMessageStartingWith("kafka.sasl.password-file: the value holds a line break");
+                    .hasMessageStartingWith("kafka.sasl.password-file: the value of '" + twoLines + "' holds a second line end")
+                    .hasMessageNotContaining("alpha").hasMessageNotContaining("beta");
+            // the client certificate and key are PEM documents, taken whole
+            String pem = "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n";
+            Path key = Files.writeString(dir.resolve("key.pem"), pem);
+            assertThat(provider.get("dlq.kafka.tls.client-key-file", Set.of(key.toString())).data())
+                    .containsExactly(Map.entry(key.toString(), pem));
+            assertThat(provider.get("kafka.tls.client-cert-file", Set.of(key.toString())).data())
+                    .containsExactly(Map.entry(key.toString(), pem));
             assertThatThrownBy(() -> provider.get("kafka.sasl.password-env", Set.of("TRIBUTARY_NO_SUCH_VARIABLE")))
                     .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("kafka.sasl.password-env: environment variable 'TRIBUTARY_NO_SUCH_VARIABLE' is not set");
