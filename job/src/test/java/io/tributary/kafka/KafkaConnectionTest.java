@@ -103,6 +103,25 @@ class KafkaConnectionTest {
     }
 
     @Test
+    void aClientKeyKafkaCannotReadNamesThePasswordWhenItIsThePassword() {
+        KafkaConnection k = TributaryConfig.fromArgs(new String[] {"--kafka.security.protocol", "SSL",
+            "--kafka.tls.client-cert-file", "/c.pem", "--kafka.tls.client-key-file", "/k.pem",
+            "--kafka.tls.client-key-password-env", "KEY_PW"}).kafka();
+        Exception wrongPassword = new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient",
+                new org.apache.kafka.common.errors.InvalidConfigurationException("Invalid PEM keystore configs",
+                        new java.security.spec.InvalidKeySpecException("Cannot retrieve the PKCS8EncodedKeySpec",
+                                new javax.crypto.BadPaddingException("Given final block not properly padded."))));
+        assertThat(KafkaCheck.refused(wrongPassword)).isTrue();
+        assertThat(KafkaCheck.explain(k, wrongPassword))
+                .startsWith("kafka.tls.client-key-password-env: the password does not decrypt the client key"
+                        + " (kafka.tls.client-key-file = /k.pem)");
+        Exception pbes2 = new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient",
+                new org.apache.kafka.common.errors.InvalidConfigurationException("Invalid PEM keystore configs",
+                        new java.security.NoSuchAlgorithmException("PBES2 SecretKeyFactory not available")));
+        assertThat(KafkaCheck.explain(k, pbes2)).startsWith("kafka.tls.client-key-file: /k.pem is encrypted with PBES2");
+    }
+
+    @Test
     void deadLettersUseTheSourceClusterUnlessTheyHaveOneOfTheirOwn() {
         TributaryConfig same = TributaryConfig.fromArgs(new String[] {"--kafka.bootstrap-servers", "k:9092",
             "--kafka.security.protocol", "SSL"});
