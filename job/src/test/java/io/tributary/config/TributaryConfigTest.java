@@ -160,6 +160,9 @@ class TributaryConfigTest {
             {"clickhouse.url", "http://ch.example:8123/?password=" + S, "clickhouse.password-env"},
             {"clickhouse.url", "http://ch.example:8123/?user=writer&Password=" + S, "clickhouse.password-env"},
             {"clickhouse.url", "http://ch.example:8123/?user=writer", "clickhouse.user"},
+            // not even a URL java.net.URI takes: refused before its parser could quote it
+            {"clickhouse.url", "http://ch.example:8123/a b?token=" + S, "clickhouse.password-env"},
+            {"clickhouse.url", "http://writer:" + S + " x@ch.example:8123", "clickhouse.password-env"},
             {"clickhouse.url", "http://ch-1:8123,http://writer:" + S + "@ch-2:8123", "clickhouse.password-env"},
             {"kafka.sasl.oauthbearer.token-endpoint-url", "https://client:" + S + "@idp.example/token",
                 "kafka.sasl.oauthbearer.client-secret-env"},

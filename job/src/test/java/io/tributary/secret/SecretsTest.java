@@ -121,6 +121,18 @@ class SecretsTest {
                 .hasMessageStartingWith("x.key-file: cannot read");
     }
 
+    @Test
+    void thePackageImportsNothingOfTheProject() throws Exception {
+        // so whatever reads a secret (ClickHouse, Kafka's config provider, the SQL module's driver) can use it
+        try (java.util.stream.Stream<Path> sources = Files.list(Path.of("src/main/java/io/tributary/secret"))) {
+            for (Path f : (Iterable<Path>) sources::iterator) {
+                assertThat(Files.readString(f)).as(f.toString()).doesNotContain("import io.tributary.")
+                        .doesNotContain("io.tributary.clickhouse").doesNotContain("io.tributary.kafka")
+                        .doesNotContain("io.tributary.config");
+            }
+        }
+    }
+
     /** Neither the value nor any run of 6 of its characters is in the message, or in its causes'. */
     static void assertQuotesNone(Throwable e, String value) {
         String planted = value.replaceAll("\\p{Cntrl}", "");
