@@ -1,5 +1,7 @@
 package io.tributary.clickhouse;
 
+import io.tributary.secret.Secrets;
+
 import java.io.Serializable;
 
 /**
@@ -38,8 +40,8 @@ public record ClickHouseTls(
     /** The JVM's trust store, no client certificate, names checked. */
     public static final ClickHouseTls DEFAULT = new ClickHouseTls(null, null, null, null, null, true);
 
-    /** The password of the client key, null when none is configured. */
+    /** The password of the client key, null when none is configured; read now, by {@link Secrets#read}. */
     String keyPassword() throws java.io.IOException {
-        return ClickHouseEndpoint.readPassword(keyPasswordEnv, KEY_PASSWORD_ENV, keyPasswordFile, KEY_PASSWORD_FILE);
+        return Secrets.read(keyPasswordEnv, KEY_PASSWORD_ENV, keyPasswordFile, KEY_PASSWORD_FILE);
     }
 }

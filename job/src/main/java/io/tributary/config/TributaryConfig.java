@@ -8,6 +8,8 @@ import io.tributary.tables.TableName;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -35,13 +37,6 @@ import java.util.TreeMap;
  */
 public final class TributaryConfig implements Serializable {
     private static final long serialVersionUID = 1L;
-
-    private static final Set<String> SECRET_KAFKA_PROPERTIES =
-            Set.of(
-                    TributaryOptions.KAFKA_PROPERTIES_PREFIX + "sasl.jaas.config",
-                    TributaryOptions.KAFKA_PROPERTIES_PREFIX + "ssl.keystore.password",
-                    TributaryOptions.KAFKA_PROPERTIES_PREFIX + "ssl.key.password",
-                    TributaryOptions.KAFKA_PROPERTIES_PREFIX + "ssl.truststore.password");
 
     private final Map<String, Object> values;
     private final Map<String, String> kafkaProperties;
@@ -82,11 +77,7 @@ public final class TributaryConfig implements Serializable {
         Map<String, String> raw = keyValues(args);
         String configFile = raw.remove("config");
         for (String key : raw.keySet()) {
-            if (SECRET_KAFKA_PROPERTIES.contains(key) || SECRET_KAFKA_PROPERTIES.contains(key.replaceFirst("^dlq\\.", ""))) {
-                throw new ConfigException(
-                        key + ": secrets are never program arguments (the Flink dashboard shows those to "
-                                + "everyone); put it in a file passed with --config, readable only by the job's user");
-            }
+            SecretScreen.argument(key);
         }
         Map<String, String> merged = new LinkedHashMap<>();
         if (configFile != null) {
@@ -111,7 +102,14 @@ public final class TributaryConfig implements Serializable {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (!a.startsWith("--")) {
-                throw new ConfigException("unexpected argument '" + a + "' (settings are --key value)");
+                // not quoted: it may be a piece of a secret a shell split at a space
+                String after = null;
+                for (int j = i - 1; j >= 0 && after == null; j--) {
+                    after = args[j].startsWith("--") ? args[j].split("=", 2)[0] : null;
+                }
+                throw new ConfigException("unexpected argument at position " + (i + 1)
+                        + (after == null ? "" : " (after " + after + ")")
+                        + ": settings are --key value, a value with spaces in quotes");
             }
             String key = a.substring(2);
             String value;
@@ -141,6 +139,7 @@ public final class TributaryConfig implements Serializable {
         Map<String, String> flink = new TreeMap<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
             String key = e.getKey();
+            SecretScreen.value(key, e.getValue(), known.containsKey(key) && key.endsWith("-env"));
             if (key.startsWith(TributaryOptions.DLQ_KAFKA_PROPERTIES_PREFIX)) {
                 String prop = key.substring(TributaryOptions.DLQ_KAFKA_PROPERTIES_PREFIX.length());
                 if (prop.isEmpty()) {
@@ -160,19 +159,6 @@ public final class TributaryConfig implements Serializable {
             if (key.startsWith(TributaryOptions.FLINK_PREFIX)) {
                 flink.put(key.substring(TributaryOptions.FLINK_PREFIX.length()), e.getValue());
                 continue;
-            }
-            if (key.equals(TributaryOptions.CLICKHOUSE_URL.key())
-                    && io.tributary.clickhouse.ClickHouseEndpoint.splitUrls(e.getValue()).stream()
-                            .anyMatch(io.tributary.clickhouse.ClickHouseEndpoint::hasUserInfo)) {
-                // the value is not repeated: it holds a password
-                throw new ConfigException("clickhouse.url: a user or password in the URL is refused (the Flink dashboard"
-                        + " shows arguments to everyone); give the user as clickhouse.user and the password as"
-                        + " clickhouse.password-env or clickhouse.password-file");
-            }
-            if (key.equals("clickhouse.password") || key.equals(io.tributary.clickhouse.ClickHouseTls.KEY_PASSWORD)) {
-                throw new ConfigException(
-                        key + ": a password is never a plain setting (arguments are shown in the "
-                                + "Flink dashboard); use " + key + "-env or " + key + "-file");
             }
             Option<?> o = known.get(key);
             if (o == null) {
@@ -383,8 +369,13 @@ public final class TributaryConfig implements Serializable {
             root = new Yaml(new SafeConstructor(new LoaderOptions())).load(r);
         } catch (IOException e) {
             throw new ConfigException("config: cannot read '" + file + "': " + e.getMessage(), e);
+        } catch (MarkedYAMLException e) {
+            // only where: SnakeYAML's message quotes the lines around the fault, secrets included
+            Mark at = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            throw new ConfigException("config: '" + file + "' is not valid YAML"
+                    + (at == null ? "" : " (line " + (at.getLine() + 1) + ", column " + (at.getColumn() + 1) + ")"));
         } catch (RuntimeException e) {
-            throw new ConfigException("config: '" + file + "' is not valid YAML: " + e.getMessage(), e);
+            throw new ConfigException("config: '" + file + "' is not valid YAML (" + e.getClass().getSimpleName() + ")");
         }
         Map<String, String> out = new LinkedHashMap<>();
         if (root == null) {

@@ -141,7 +141,20 @@ public final class KafkaCheck {
                     : "do not accept the client certificate of " + kafka.clientCertFile()) + " (" + e.getMessage() + ")";
         }
         if (lower.contains("keystore") || lower.contains("private key")) {
-            return prefix + "tls.client-key-file: " + e.getMessage();
+            String keyFile = prefix + "tls.client-key-file = " + kafka.clientKeyFile();
+            if (lower.contains("pbes2") && lower.contains("not available")) {
+                return prefix + "tls.client-key-file: " + kafka.clientKeyFile() + " is encrypted with PBES2 (openssl's"
+                        + " default), which the Kafka clients cannot decrypt on this JVM; encrypt it with PBES1 (openssl pkcs8"
+                        + " -topk8 -v1 PBE-SHA1-3DES) or give it unencrypted (" + m.strip() + ")";
+            }
+            boolean encrypted = kafka.clientKeyPasswordEnv() != null || kafka.clientKeyPasswordFile() != null;
+            if (encrypted && (lower.contains("badpadding") || lower.contains("bad key") || lower.contains("keyspec")
+                    || lower.contains("padded"))) {
+                // a wrong password decrypts to garbage: bad padding, or (rarely) a key that does not parse
+                return prefix + "tls.client-key-password-" + (kafka.clientKeyPasswordEnv() != null ? "env" : "file")
+                        + ": the password does not decrypt the client key (" + keyFile + ")" + " (" + m.strip() + ")";
+            }
+            return prefix + "tls.client-key-file: the Kafka clients cannot use the client key (" + keyFile + "): " + m.strip();
         }
         return prefix + "security.protocol: " + e;
     }

@@ -108,6 +108,16 @@ public record KafkaConnection(
         return p;
     }
 
+    /**
+     * Where and how, with the raw properties' names only: a {@code kafka.properties.*} value given
+     * in the {@code --config} file may be a password, and a record prints every component.
+     */
+    @Override
+    public String toString() {
+        return "KafkaConnection[" + prefix + "bootstrap-servers=" + bootstrapServers + ", security.protocol="
+                + securityProtocol + ", sasl.mechanism=" + saslMechanism + ", properties=" + extraProperties.keySet() + "]";
+    }
+
     /** {@link #properties()} with {@code bootstrap.servers}, as {@link Properties}. */
     public Properties clientProperties() {
         Properties p = new Properties();

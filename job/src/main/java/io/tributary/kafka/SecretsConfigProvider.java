@@ -1,6 +1,6 @@
 package io.tributary.kafka;
 
-import io.tributary.clickhouse.ClickHouseEndpoint;
+import io.tributary.secret.Secrets;
 
 import org.apache.kafka.common.config.ConfigData;
 import org.apache.kafka.common.config.ConfigException;
@@ -8,6 +8,7 @@ import org.apache.kafka.common.config.provider.ConfigProvider;
 
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,8 +20,10 @@ import java.util.Set;
  * Kafka clients call it while reading their configuration ({@code config.providers}).
  *
  * <p>A reference is {@code ${tributary:<setting>:<name>}}: the setting that gave it (ending in
- * {@code -env} or {@code -file}) and the variable's name or the file's path. The value is read as
- * the ClickHouse password is (a file's final line end dropped). A setting prefixed {@code jaas/}
+ * {@code -env} or {@code -file}) and the variable's name or the file's path. The value is read by
+ * {@link Secrets#read}, as the ClickHouse password is (one final line end dropped, any other
+ * control character refused, messages naming the setting and never the value); the client
+ * certificate and key files are read whole, as PEM. A setting prefixed {@code jaas/}
  * quotes the value for a JAAS option string; {@code allow-url} passes an OAuth token endpoint
  * through and adds it to {@code org.apache.kafka.sasl.oauthbearer.allowed.urls}, which Kafka 4
  * requires of every endpoint it asks for tokens (a JVM-wide property: on a session cluster it
@@ -32,6 +35,8 @@ public final class SecretsConfigProvider implements ConfigProvider {
     public static final String NAME = "tributary";
     static final String ALLOWED_URLS = "org.apache.kafka.sasl.oauthbearer.allowed.urls";
     static final String ALLOW_URL = "allow-url";
+    /** Settings whose file is a PEM document (line ends and all), not a one-line secret. */
+    private static final List<String> DOCUMENTS = List.of("tls.client-cert-file", "tls.client-key-file");
 
     /** A reference to the secret {@code name} given by {@code setting}. */
     static String reference(String setting, String name) {
@@ -64,17 +69,15 @@ public final class SecretsConfigProvider implements ConfigProvider {
         String setting = jaas ? path.substring("jaas/".length()) : path;
         String value;
         try {
-            value = setting.endsWith("-env") ? ClickHouseEndpoint.readPassword(key, setting, null, setting)
-                    : ClickHouseEndpoint.readPassword(null, setting, key, setting);
+            value = setting.endsWith("-env") ? Secrets.read(key, setting, null, setting)
+                    : DOCUMENTS.stream().anyMatch(setting::endsWith) ? Secrets.readDocument(key, setting)
+                    : Secrets.read(null, setting, key, setting);
         } catch (IOException e) {
+            // the message names the setting and never the value; the cause adds nothing to it
             throw new ConfigException(e.getMessage());
         }
         if (value == null) {
             throw new ConfigException(setting + ": no value");
-        }
-        if (jaas && (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0)) {
-            // a JAAS option string ends at the line's end
-            throw new ConfigException(setting + ": the value holds a line break, which a Kafka JAAS option cannot take");
         }
         return jaas ? value.replace("\\", "\\\\").replace("\"", "\\\"") : value;
     }

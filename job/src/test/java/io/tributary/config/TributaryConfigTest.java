@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 class TributaryConfigTest {
 
@@ -90,6 +91,129 @@ class TributaryConfigTest {
                 .hasMessageStartingWith("clickhouse.password-file:");
     }
 
+    /** Recognisable: no message may hold it. */
+    private static final String S = "PLANTED-s3cr3t-q7Xz";
+
+    /** Every Kafka client setting of type PASSWORD, read from kafka-clients itself, not from the code under test. */
+    private static java.util.Set<String> kafkaPasswordSettings() {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (org.apache.kafka.common.config.ConfigDef d : List.of(org.apache.kafka.clients.producer.ProducerConfig.configDef(),
+                org.apache.kafka.clients.consumer.ConsumerConfig.configDef(),
+                org.apache.kafka.clients.admin.AdminClientConfig.configDef())) {
+            d.configKeys().forEach((name, key) -> {
+                if (key.type == org.apache.kafka.common.config.ConfigDef.Type.PASSWORD) {
+                    out.add(name);
+                }
+            });
+        }
+        return out;
+    }
+
+    @Test
+    void everyKafkaPasswordSettingIsRefusedAsAnArgumentAndTakenFromTheFile(@TempDir Path dir) throws Exception {
+        java.util.Set<String> secrets = kafkaPasswordSettings();
+        // the ones the review found missing are among them, with the ones screened before
+        assertThat(secrets).contains("ssl.keystore.key", "sasl.oauthbearer.client.credentials.client.secret",
+                "sasl.jaas.config", "ssl.key.password", "ssl.keystore.password", "ssl.truststore.password");
+        for (String name : secrets) {
+            for (String prefix : List.of("kafka.properties.", "dlq.kafka.properties.")) {
+                for (String[] args : List.of(new String[] {"--" + prefix + name, S}, new String[] {"--" + prefix + name + "=" + S})) {
+                    assertThatThrownBy(() -> TributaryConfig.fromArgs(args))
+                            .as(String.join(" ", args))
+                            .isInstanceOf(ConfigException.class)
+                            .hasMessageStartingWith(prefix + name + ": a secret (its type in the Kafka clients' ConfigDef"
+                                    + " is PASSWORD) is never a program argument")
+                            .hasMessageNotContaining(S);
+                }
+            }
+        }
+        // from the --config file (readable by the job's user only) they are taken as given
+        Path file = dir.resolve("job.yaml");
+        Files.writeString(file, "kafka:\n  properties:\n    ssl.keystore.key: \"" + S + "\"\n"
+                + "    sasl.oauthbearer.client.credentials.client.secret: \"" + S + "\"\n");
+        TributaryConfig c = TributaryConfig.fromArgs(new String[] {"--config", file.toString()});
+        assertThat(c.kafkaPropertiesMap()).containsEntry("ssl.keystore.key", S)
+                .containsEntry("sasl.oauthbearer.client.credentials.client.secret", S);
+        // and the connection's text shows their names, not their values
+        assertThat(c.kafka().toString()).contains("ssl.keystore.key").doesNotContain(S);
+        // what is no secret still is an argument
+        assertThat(TributaryConfig.fromArgs(new String[] {"--kafka.properties.ssl.keystore.type", "PEM"})
+                .kafkaPropertiesMap()).containsEntry("ssl.keystore.type", "PEM");
+    }
+
+    @Test
+    void flinkSettingsFlinkHidesAreRefusedAsArguments() {
+        for (String key : List.of("flink.s3.secret-key", "flink.security.ssl.rest.keystore-password",
+                "flink.fs.azure.account.key.acct.blob.core.windows.net")) {
+            assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--" + key, S}))
+                    .as(key)
+                    .hasMessageStartingWith(key + ": a secret (Flink treats it as a secret) is never a program argument")
+                    .hasMessageNotContaining(S);
+        }
+        assertThat(TributaryConfig.fromArgs(new String[] {"--flink.s3.access-key", "AKIA"}).flinkOptions())
+                .containsEntry("s3.access-key", "AKIA");
+    }
+
+    @Test
+    void credentialsInAnyUrlAreRefusedFromArgumentsAndTheFileAlike(@TempDir Path dir) throws Exception {
+        String[][] cases = {
+            {"clickhouse.url", "http://ch.example:8123/?password=" + S, "clickhouse.password-env"},
+            {"clickhouse.url", "http://ch.example:8123/?user=writer&Password=" + S, "clickhouse.password-env"},
+            {"clickhouse.url", "http://ch.example:8123/?user=writer", "clickhouse.user"},
+            // not even a URL java.net.URI takes: refused before its parser could quote it
+            {"clickhouse.url", "http://ch.example:8123/a b?token=" + S, "clickhouse.password-env"},
+            {"clickhouse.url", "http://writer:" + S + " x@ch.example:8123", "clickhouse.password-env"},
+            {"clickhouse.url", "http://ch-1:8123,http://writer:" + S + "@ch-2:8123", "clickhouse.password-env"},
+            {"kafka.sasl.oauthbearer.token-endpoint-url", "https://client:" + S + "@idp.example/token",
+                "kafka.sasl.oauthbearer.client-secret-env"},
+            {"dlq.kafka.sasl.oauthbearer.token-endpoint-url", "https://idp.example/token?client_secret=" + S,
+                "dlq.kafka.sasl.oauthbearer.client-secret-env"},
+            {"kafka.properties.sasl.oauthbearer.token.endpoint.url", "https://idp.example/token?access_token=" + S, ""},
+            {"kafka.properties.sasl.oauthbearer.jwks.endpoint.url", "https://u:" + S + "@idp.example/jwks", ""},
+            {"flink.execution.checkpointing.dir", "s3://AKIA:" + S + "@bucket/checkpoints", ""},
+        };
+        for (String[] c : cases) {
+            String message = c[0] + ": holds a URL with a ";
+            assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--" + c[0], c[1]}))
+                    .as(c[1]).isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith(message).hasMessageContaining(c[2]).hasMessageNotContaining(S);
+            Path file = Files.writeString(dir.resolve("c.yaml"), c[0] + ": '" + c[1] + "'\n");
+            assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--config", file.toString()}))
+                    .as(c[1]).hasMessageStartingWith(message).hasMessageNotContaining(S);
+        }
+    }
+
+    @Test
+    void aSecretWhereAVariableNameBelongsIsRefusedUnquoted() {
+        for (String key : List.of("clickhouse.password-env", "clickhouse.tls.client-key-password-env",
+                "kafka.sasl.password-env", "dlq.kafka.sasl.oauthbearer.client-secret-env")) {
+            assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--" + key, S + " x=1"}))
+                    .as(key)
+                    .hasMessageStartingWith(key + ": not the name of an environment variable")
+                    .hasMessageNotContaining(S);
+        }
+        assertThat(TributaryConfig.fromArgs(new String[] {"--clickhouse.password-env", "CH_PW"})
+                .get(TributaryOptions.CLICKHOUSE_PASSWORD_ENV)).isEqualTo("CH_PW");
+    }
+
+    @Test
+    void messagesAboutTheArgumentsAndTheFileQuoteNoValue(@TempDir Path dir) throws Exception {
+        // a shell split a value with spaces: the stray piece may be a password
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.sasl.username", "w", S}))
+                .hasMessage("unexpected argument at position 3 (after --kafka.sasl.username): settings are --key value,"
+                        + " a value with spaces in quotes");
+        // SnakeYAML quotes the lines around a fault, and an alias's name
+        Path file = Files.writeString(dir.resolve("bad.yaml"), "kafka:\n  properties:\n    sasl.jaas.config: \"x password=" + S
+                + "\"\n   broken: [" + S + "\n");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--config", file.toString()}))
+                .hasMessageStartingWith("config: '" + file + "' is not valid YAML (line ")
+                .hasMessageNotContaining(S)
+                .satisfies(e -> assertThat(e.getCause()).isNull());
+        Path alias = Files.writeString(dir.resolve("alias.yaml"), "clickhouse.user: *" + S + "\n");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--config", alias.toString()}))
+                .hasMessageStartingWith("config: '" + alias + "' is not valid YAML").hasMessageNotContaining(S);
+    }
+
     @Test
     void signalsAndTheirTopics(@TempDir Path dir) throws Exception {
         assertThat(TributaryConfig.fromArgs(new String[0]).signals())
@@ -135,7 +259,7 @@ class TributaryConfigTest {
     void credentialsInTheClickHouseUrlAreRefusedWithoutRepeatingThem() {
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "https://writer:s3cret@ch.example:8443"}))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("clickhouse.url: a user or password in the URL is refused")
+                .hasMessageStartingWith("clickhouse.url: holds a URL with a user or password")
                 .hasMessageContaining("clickhouse.password-env")
                 .hasMessageNotContaining("s3cret");
         // passwords java.net.URI would not read as user info, or not parse at all, are refused as well, unrepeated
@@ -143,7 +267,7 @@ class TributaryConfigTest {
             "http://u:p#w@ch.example", "http://u:100% {secret}@ch.example:8123/"}) {
             assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", url}))
                     .as(url)
-                    .hasMessageStartingWith("clickhouse.url: a user or password in the URL is refused")
+                    .hasMessageStartingWith("clickhouse.url: holds a URL with a user or password")
                     .hasMessageNotContaining("secret").hasMessageNotContaining("p@ss").hasMessageNotContaining("p#w");
         }
     }
@@ -175,7 +299,7 @@ class TributaryConfigTest {
                 .containsExactly("https://ch-1.example:8443", "http://ch-2.example:8123", "http://localhost:8123");
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url",
             "http://ch-1.example:8123,http://writer:s3cret@ch-2.example:8123"}))
-                .hasMessageStartingWith("clickhouse.url: a user or password in the URL is refused")
+                .hasMessageStartingWith("clickhouse.url: holds a URL with a user or password")
                 .hasMessageNotContaining("s3cret");
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "http://ch-1:8123,ch-2:8123"}))
                 .hasMessageStartingWith("clickhouse.url:").hasMessageContaining("http:// or https://");

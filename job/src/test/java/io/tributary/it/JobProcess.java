@@ -35,6 +35,12 @@ public final class JobProcess implements AutoCloseable {
     /** Starts {@code mainClass} of the current module with extra JVM options and {@code args}. */
     public static JobProcess start(String name, String mainClass, List<String> jvmOptions, List<String> args)
             throws Exception {
+        return start(name, mainClass, jvmOptions, args, java.util.Map.of());
+    }
+
+    /** {@link #start(String, String, List, List)} with more environment variables (secrets, as a deployment gives them). */
+    public static JobProcess start(String name, String mainClass, List<String> jvmOptions, List<String> args,
+            java.util.Map<String, String> environment) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -51,7 +57,9 @@ public final class JobProcess implements AutoCloseable {
         cmd.add(mainClass);
         cmd.addAll(args);
         Path log = Path.of("target", "job-" + name + ".log");
-        return new JobProcess(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start(), log);
+        ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        return new JobProcess(builder.start(), log);
     }
 
     /** SIGKILL: no flush, no goodbye. */

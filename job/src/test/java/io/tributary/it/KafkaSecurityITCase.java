@@ -229,7 +229,7 @@ class KafkaSecurityITCase {
      * for {@code client} with {@code secret}, signed RS256 with the key whose JWKS the broker
      * checks them against; 401 for anything else.
      */
-    private static com.sun.net.httpserver.HttpServer issuer(String client, String secret) throws Exception {
+    static com.sun.net.httpserver.HttpServer issuer(String client, String secret) throws Exception {
         java.security.PrivateKey key = io.tributary.clickhouse.Pem.privateKey(Path.of(RealServices.kafkaSecure("oauth_key")),
                 "oauth key", null, "oauth-password-file");
         com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(

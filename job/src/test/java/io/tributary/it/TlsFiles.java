@@ -75,6 +75,19 @@ public final class TlsFiles {
         Files.move(newCert, cert, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /**
+     * {@code key} encrypted with {@code password} into {@code out} (PKCS #8): PBES2 with AES as
+     * {@code openssl pkcs8 -topk8} makes by default, or, with {@code pbes1}, PBES1 with 3DES, the
+     * scheme the Kafka clients' PEM reader takes.
+     */
+    public void encrypt(Path key, Path out, String password, boolean pbes1) throws IOException, InterruptedException {
+        Path pass = dir.resolve(out.getFileName() + ".pass");
+        Files.writeString(pass, password); // not on openssl's command line, which ps shows
+        openssl("pkcs8", "-topk8", "-in", key.toString(), "-out", out.toString(),
+                pbes1 ? "-v1" : "-v2", pbes1 ? "PBE-SHA1-3DES" : "aes-256-cbc", "-passout", "file:" + pass);
+        Files.delete(pass);
+    }
+
     /** A new CA, for rotations. */
     public void newCa(Path cert, Path key, String name) throws IOException, InterruptedException {
         selfSigned(cert, key, name);

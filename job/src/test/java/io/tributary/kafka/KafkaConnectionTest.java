@@ -83,7 +83,7 @@ class KafkaConnectionTest {
         assertThatThrownBy(() -> properties("--dlq.kafka.security.protocol", "SSL"))
                 .hasMessageStartingWith("dlq.kafka.security.protocol: the dlq.kafka.* settings are for a dead-letter cluster");
         assertThatThrownBy(() -> properties("--dlq.kafka.properties.sasl.jaas.config", "x"))
-                .hasMessageStartingWith("dlq.kafka.properties.sasl.jaas.config: secrets are never program arguments");
+                .hasMessageStartingWith("dlq.kafka.properties.sasl.jaas.config: a secret (its type in the Kafka clients' ConfigDef is PASSWORD) is never a program argument");
     }
 
     @Test
@@ -100,6 +100,25 @@ class KafkaConnectionTest {
         assertThat(KafkaCheck.explain(k, new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient",
                 new ConfigException("kafka.sasl.password-file: cannot read '/run/x': No such file\nmore"))))
                 .isEqualTo("kafka.sasl.password-file: cannot read '/run/x': No such file");
+    }
+
+    @Test
+    void aClientKeyKafkaCannotReadNamesThePasswordWhenItIsThePassword() {
+        KafkaConnection k = TributaryConfig.fromArgs(new String[] {"--kafka.security.protocol", "SSL",
+            "--kafka.tls.client-cert-file", "/c.pem", "--kafka.tls.client-key-file", "/k.pem",
+            "--kafka.tls.client-key-password-env", "KEY_PW"}).kafka();
+        Exception wrongPassword = new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient",
+                new org.apache.kafka.common.errors.InvalidConfigurationException("Invalid PEM keystore configs",
+                        new java.security.spec.InvalidKeySpecException("Cannot retrieve the PKCS8EncodedKeySpec",
+                                new javax.crypto.BadPaddingException("Given final block not properly padded."))));
+        assertThat(KafkaCheck.refused(wrongPassword)).isTrue();
+        assertThat(KafkaCheck.explain(k, wrongPassword))
+                .startsWith("kafka.tls.client-key-password-env: the password does not decrypt the client key"
+                        + " (kafka.tls.client-key-file = /k.pem)");
+        Exception pbes2 = new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient",
+                new org.apache.kafka.common.errors.InvalidConfigurationException("Invalid PEM keystore configs",
+                        new java.security.NoSuchAlgorithmException("PBES2 SecretKeyFactory not available")));
+        assertThat(KafkaCheck.explain(k, pbes2)).startsWith("kafka.tls.client-key-file: /k.pem is encrypted with PBES2");
     }
 
     @Test
@@ -122,9 +141,17 @@ class KafkaConnectionTest {
             assertThat(plain.data()).containsExactly(Map.entry(pw.toString(), "a\"b\\c"));
             ConfigData jaas = provider.get("jaas/kafka.sasl.password-file", Set.of(pw.toString()));
             assertThat(jaas.data()).containsExactly(Map.entry(pw.toString(), "a\\\"b\\\\c"));
-            Path twoLines = Files.writeString(dir.resolve("two-lines"), "first\nsecond\n");
+            Path twoLines = Files.writeString(dir.resolve("two-lines"), "alpha\nbeta\n");
             assertThatThrownBy(() -> provider.get("jaas/kafka.sasl.password-file", Set.of(twoLines.toString())))
-                    .hasMessageStartingWith("kafka.sasl.password-file: the value holds a line break");
+                    .hasMessageStartingWith("kafka.sasl.password-file: the value of '" + twoLines + "' holds a second line end")
+                    .hasMessageNotContaining("alpha").hasMessageNotContaining("beta");
+            // the client certificate and key are PEM documents, taken whole
+            String pem = "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n";
+            Path key = Files.writeString(dir.resolve("key.pem"), pem);
+            assertThat(provider.get("dlq.kafka.tls.client-key-file", Set.of(key.toString())).data())
+                    .containsExactly(Map.entry(key.toString(), pem));
+            assertThat(provider.get("kafka.tls.client-cert-file", Set.of(key.toString())).data())
+                    .containsExactly(Map.entry(key.toString(), pem));
             assertThatThrownBy(() -> provider.get("kafka.sasl.password-env", Set.of("TRIBUTARY_NO_SUCH_VARIABLE")))
                     .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("kafka.sasl.password-env: environment variable 'TRIBUTARY_NO_SUCH_VARIABLE' is not set");

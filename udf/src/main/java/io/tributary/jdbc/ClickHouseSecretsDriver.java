@@ -1,6 +1,7 @@
 package io.tributary.jdbc;
 
-import io.tributary.clickhouse.ClickHouseEndpoint;
+import io.tributary.secret.Secrets;
+import io.tributary.secret.UrlCredentials;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,10 +19,12 @@ import java.util.logging.Logger;
  * ClickHouse's JDBC driver ({@code com.clickhouse.jdbc.Driver}) with the password taken as the job
  * takes it, never from the table's DDL (which Flink keeps in its plan and a SQL script shows to
  * whoever reads it): {@code password-env=NAME} in the URL reads the environment variable {@code
- * NAME}, {@code password-file=PATH} the file (its content, without a final line end), each time a
- * connection is opened, in the process that opens it (the TaskManager). A {@code 'password'} table
- * option is refused. The other URL parameters and {@code 'username'} go to ClickHouse's driver as
- * they are.
+ * NAME}, {@code password-file=PATH} the file, each time a connection is opened, in the process that
+ * opens it (the TaskManager), as the job reads its secrets ({@link Secrets#read}: one final line end
+ * dropped, other control characters refused, the value never in a message). A {@code 'password'}
+ * table option is refused, and so is any credential in the URL ({@link UrlCredentials}: user info,
+ * a parameter named like a password, token or key). The other URL parameters ({@code user=}
+ * included) and {@code 'username'} go to ClickHouse's driver as they are.
  *
  * <pre>{@code 'url' = 'jdbc:clickhouse://clickhouse:8123/otel?password-env=CLICKHOUSE_PASSWORD'}</pre>
  */
@@ -69,22 +72,11 @@ public final class ClickHouseSecretsDriver implements Driver {
     record Resolved(String url, String password) {}
 
     static Resolved resolve(String url) throws SQLException {
-        if (ClickHouseEndpoint.hasUserInfo(url)) {
-            throw new ClickHouseRefusalException("'url': a user or password in the URL's host part is refused;"
-                    + " give ?user=NAME and ?password-env=VARIABLE or ?password-file=PATH");
-        }
         int q = url.indexOf('?');
-        if (q < 0) {
-            return new Resolved(url, null);
-        }
         List<String> kept = new ArrayList<>();
         String env = null;
         String file = null;
-        for (String p : url.substring(q + 1).split("&")) {
-            if (p.startsWith("password=")) {
-                throw new ClickHouseRefusalException("'url': a password parameter is refused (Flink keeps the URL in its"
-                        + " plan); give ?password-env=VARIABLE or ?password-file=PATH");
-            }
+        for (String p : q < 0 ? new String[0] : url.substring(q + 1).split("&")) {
             if (p.startsWith(PASSWORD_ENV + "=")) {
                 env = p.substring(PASSWORD_ENV.length() + 1);
             } else if (p.startsWith(PASSWORD_FILE + "=")) {
@@ -93,12 +85,20 @@ public final class ClickHouseSecretsDriver implements Driver {
                 kept.add(p);
             }
         }
-        String base = url.substring(0, q) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
+        String base = q < 0 ? url : url.substring(0, q) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
+        // this driver's own parameters are out; what is left goes to ClickHouse's driver, which
+        // takes ?user= (no secret) and would take ?password= (refused, as any credential-like name)
+        String credential = UrlCredentials.find(base, false);
+        if (credential != null) {
+            throw new ClickHouseRefusalException("'url': holds " + credential + ", refused (Flink keeps the URL in its plan,"
+                    + " a script shows it to whoever reads it); give ?user=NAME and ?password-env=VARIABLE or"
+                    + " ?password-file=PATH");
+        }
         if (env != null && file != null) {
             throw new SQLException(PASSWORD_FILE + ": give either " + PASSWORD_ENV + " or " + PASSWORD_FILE + ", not both");
         }
         try {
-            return new Resolved(base, ClickHouseEndpoint.readPassword(env, PASSWORD_ENV, file, PASSWORD_FILE));
+            return new Resolved(base, Secrets.read(env, PASSWORD_ENV, file, PASSWORD_FILE));
         } catch (IOException e) {
             throw new SQLException(e.getMessage(), e);
         }

@@ -117,7 +117,7 @@ class ClickHouseDialectTest {
         ClickHouseSecretsDriver.Resolved r = ClickHouseSecretsDriver.resolve(
                 "jdbc:clickhouse://h:8123/db?user=w&password-file=" + f + "&compress=1");
         assertThat(r).isEqualTo(new ClickHouseSecretsDriver.Resolved("jdbc:clickhouse://h:8123/db?user=w&compress=1", "s3cret"));
-        String someVariable = System.getenv().keySet().iterator().next();
+        String someVariable = "PATH"; // set wherever Maven runs, one line
         assertThat(ClickHouseSecretsDriver.resolve("jdbc:clickhouse://h/db?password-env=" + someVariable).password())
                 .isEqualTo(System.getenv(someVariable));
         assertThat(ClickHouseSecretsDriver.resolve("jdbc:clickhouse://h/db")).isEqualTo(new ClickHouseSecretsDriver.Resolved("jdbc:clickhouse://h/db", null));
@@ -133,9 +133,25 @@ class ClickHouseDialectTest {
                 .hasMessageNotContaining("hunter2");
         assertThat(new ClickHouseSecretsDriver().connect("jdbc:mysql://h/db", new Properties())).isNull();
         assertThatThrownBy(() -> ClickHouseSecretsDriver.resolve("jdbc:clickhouse://h/db?user=w&password=hunter2"))
-                .isInstanceOf(ClickHouseRefusalException.class).hasMessageStartingWith("'url': a password parameter is refused")
+                .isInstanceOf(ClickHouseRefusalException.class)
+                .hasMessageStartingWith("'url': holds a query parameter named like a secret (holding 'password'), refused")
                 .hasMessageNotContaining("hunter2");
         assertThatThrownBy(() -> ClickHouseSecretsDriver.resolve("jdbc:clickhouse:http://w:hunter2@h:8123/db"))
                 .isInstanceOf(ClickHouseRefusalException.class).hasMessageNotContaining("hunter2");
+        for (String url : new String[] {"jdbc:clickhouse://h/db?access_token=hunter2", "jdbc:ch://h/db?key_store_password=hunter2",
+            "jdbc:clickhouse://h/db?password-env=CH&Password=hunter2"}) {
+            assertThatThrownBy(() -> ClickHouseSecretsDriver.resolve(url)).as(url)
+                    .isInstanceOf(ClickHouseRefusalException.class).hasMessageNotContaining("hunter2");
+        }
+        // the file as the job reads it: one final line end dropped, any other control character refused unquoted
+        Files.writeString(f, "s3cret\r\n");
+        assertThat(ClickHouseSecretsDriver.resolve("jdbc:clickhouse://h/db?password-file=" + f).password()).isEqualTo("s3cret");
+        Files.writeString(f, "s3cret\u001b[0m\n");
+        assertThatThrownBy(() -> ClickHouseSecretsDriver.resolve("jdbc:clickhouse://h/db?password-file=" + f))
+                .hasMessageStartingWith("password-file: the value of '" + f + "' holds the control character U+001B")
+                .hasMessageNotContaining("s3cret");
+        // the client certificate's files are paths, which pass
+        assertThat(ClickHouseSecretsDriver.resolve("jdbc:clickhouse:https://h:8443/db?user=w&sslcert=%2Fc.pem&ssl_key=%2Fc.key").url())
+                .isEqualTo("jdbc:clickhouse:https://h:8443/db?user=w&sslcert=%2Fc.pem&ssl_key=%2Fc.key");
     }
 }
