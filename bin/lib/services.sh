@@ -414,6 +414,16 @@ _svc_clickhouse_write_config() { # FILE
     <profiles>
         <default></default>
         <readonly><readonly>1</readonly></readonly>
+        <!-- ClickHouse sends 200 and its headers before a query ends, and a later failure only in
+             a trailing header and the body (the tests of INSERTs that fail after their 200) -->
+        <progress>
+            <send_progress_in_http_headers>1</send_progress_in_http_headers>
+            <http_headers_progress_interval_ms>1</http_headers_progress_interval_ms>
+        </progress>
+        <!-- a server short of memory for large INSERTs (the tests of batches split for memory) -->
+        <small_memory>
+            <max_memory_usage>40000000</max_memory_usage>
+        </small_memory>
     </profiles>
     <users>
         <!-- as clickhouse-local's built-in default user -->
@@ -430,6 +440,19 @@ _svc_clickhouse_write_config() { # FILE
             <profile>readonly</profile>
             <quota>default</quota>
         </tributary_readonly>
+        <!-- users whose profiles above change how INSERTs are answered or limited -->
+        <tributary_progress>
+            <password></password>
+            <networks><ip>::/0</ip></networks>
+            <profile>progress</profile>
+            <quota>default</quota>
+        </tributary_progress>
+        <tributary_small_memory>
+            <password></password>
+            <networks><ip>::/0</ip></networks>
+            <profile>small_memory</profile>
+            <quota>default</quota>
+        </tributary_small_memory>
         <!-- a user with a password, for the tests of passwords taken from files and the environment -->
         <tributary_password>
             <password>pw-from-the-environment</password>

@@ -1,6 +1,7 @@
 package io.tributary;
 
 import io.tributary.clickhouse.ClickHouseClient;
+import io.tributary.sink.InsertSettings;
 import io.tributary.config.ConfigException;
 import io.tributary.config.Option;
 import io.tributary.config.TributaryConfig;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Entry point of the shaded job jar on a Flink cluster ({@code flink run tributary-job.jar --key
@@ -61,8 +63,13 @@ public final class TributaryJob {
             return;
         }
         try (ClickHouseClient client = new ClickHouseClient(TributaryTopology.endpoint(config), Duration.ofSeconds(30))) {
-            client.check().forEach((endpoint, e) ->
+            Map<String, IOException> away = client.check();
+            away.forEach((endpoint, e) ->
                     LOG.warn("ClickHouse endpoint {} cannot be reached now; the sink retries it: {}", endpoint, e.getMessage()));
+            if (away.size() < TributaryTopology.endpoint(config).urls().size()) {
+                // a release that lacks a setting the INSERTs need fails now, naming it
+                InsertSettings.checkServer(TributaryTopology.sinkSettings(config), client);
+            }
         } catch (IOException e) {
             // a refusal settings cause (ClickHouseException), or a file here that cannot be used
             throw new ConfigException(e.getMessage(), e);

@@ -31,9 +31,8 @@ public final class ClickHouseCatalog implements TableCatalog {
         if (tables.isEmpty()) {
             return out;
         }
-        ClickHouseClient client = new ClickHouseClient(endpoint, Duration.ofSeconds(30));
         String body;
-        try {
+        try (ClickHouseClient client = new ClickHouseClient(endpoint, Duration.ofSeconds(30))) {
             body = client.query("SELECT table, name, type, default_kind, default_expression FROM system.columns"
                     + " WHERE database = " + Sql.string(database) + " AND table IN ("
                     + tables.stream().map(Sql::string).collect(Collectors.joining(", "))

@@ -36,10 +36,24 @@ import javax.net.ssl.SSLException;
  * that a script's statements meet one server. An endpoint that refuses the connection, resets it,
  * times out, whose proxy answers 502/503/504 without a ClickHouse error code, or that reports a
  * trouble of its own (read-only replica, no Keeper: {@link ClickHouseErrors#isOfTheServer}) is
- * taken out for a backoff (1 s, doubling to 30 s; then one request tries it again) and the same
- * request goes to the next endpoint at once. Any other answer from ClickHouse, an error included,
- * leaves its endpoint healthy. When every endpoint fails, the last failure is thrown, for the
- * caller's retries.
+ * taken out for a backoff (1 s, doubling to 30 s; then one request tries it again). A statement
+ * goes to the next endpoint at once. An INSERT does so only when the failure proves that nothing
+ * was stored (the connection was refused, ClickHouse itself reported the trouble, a proxy
+ * answered 503); after a timeout, a reset or a 502/504 the first server may still be storing the
+ * rows, so the failure is thrown for the caller's retry with backoff (which then picks the next
+ * healthy endpoint, with the same deduplication token). Any other answer from ClickHouse, an
+ * error included, leaves its endpoint healthy. When every endpoint fails, the last failure is
+ * thrown, for the caller's retries.
+ *
+ * <p><b>Answers</b>: an INSERT counts as done only on HTTP 200 with ClickHouse's summary and no
+ * exception: an {@code X-ClickHouse-Exception-Code} header or an exception in the body is a
+ * failure whatever the status (a server that sent its headers before the query ended, with
+ * {@code send_progress_in_http_headers}, reports a later failure only there; the caller pins
+ * {@code wait_end_of_query=1} so that it does not happen).
+ *
+ * <p><b>Closing</b> ends the HTTP client's threads (its executor; its selector thread ends once
+ * the client is no longer referenced, or at once from Java 21), so a restarted task leaves
+ * nothing behind that pins the job's class loader.
  *
  * <p><b>TLS</b> for {@code https://}: {@link ClickHouseTls} (CA bundle, client certificate, host
  * name check), with files read again when they change. A certificate that is not trusted, a host
@@ -58,7 +72,9 @@ public final class ClickHouseClient implements InsertClient {
     private final ClickHouseTls tls;
     private final Duration requestTimeout;
     private final HttpClient http;
+    private final java.util.concurrent.ExecutorService executor;
     private final AtomicInteger next = new AtomicInteger();
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
 
     public ClickHouseClient(ClickHouseEndpoint endpoint, Duration requestTimeout) throws IOException {
         List<Node> n = new ArrayList<>();
@@ -72,11 +88,19 @@ public final class ClickHouseClient implements InsertClient {
         }
         this.nodes = Collections.unmodifiableList(n);
         this.user = endpoint.user();
-        this.password = endpoint.resolvePassword();
+        this.password = headerValue(endpoint.resolvePassword());
         this.tls = endpoint.tls();
         this.requestTimeout = requestTimeout;
+        int id = CLIENTS.incrementAndGet();
+        AtomicInteger threads = new AtomicInteger();
+        this.executor = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "tributary-clickhouse-http-" + id + "-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         HttpClient.Builder b = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
+                .executor(executor)
                 .connectTimeout(Duration.ofSeconds(10));
         if (https) {
             // also with the JVM's trust store alone: its failures then name the setting that fixes them
@@ -101,13 +125,19 @@ public final class ClickHouseClient implements InsertClient {
     @Override
     public long insert(String sql, Map<String, String> settings, Body body, Compression compression)
             throws IOException, InterruptedException {
-        HttpResponse<String> resp = exchange(order(true), node -> {
+        HttpResponse<String> resp = exchange(order(true), true, node -> {
             HttpRequest.Builder req = request(node, sql, settings).POST(body.publisher());
             if (compression.contentEncoding() != null) {
                 req.header("Content-Encoding", compression.contentEncoding());
             }
             return req.build();
         });
+        // A server that sent 200 and its headers before the INSERT ended (progress headers)
+        // reports a later failure in a trailing header or in the body only.
+        ClickHouseException late = lateFailure(resp);
+        if (late != null) {
+            throw late;
+        }
         // ClickHouse sends the summary of every query; a 200 without it comes from something else
         // (a proxy answering for an absent server), and says nothing about the rows.
         String summary = resp.headers().firstValue("X-ClickHouse-Summary").orElse(null);
@@ -123,6 +153,33 @@ public final class ClickHouseClient implements InsertClient {
         return Long.parseLong(m.group(1));
     }
 
+    /** ClickHouse's exception text in a body: "Code: N. DB::Exception: ..." (and the marker of 25.x+). */
+    private static final Pattern EXCEPTION_IN_BODY = Pattern.compile("(?s)(?:^|\\n)Code: (\\d+)\\. |__exception__");
+
+    /**
+     * The failure a 200 reply to an INSERT reports after its headers: an exception code header, or
+     * an exception in the body (an INSERT answers with an empty body when it succeeds); null when
+     * there is none.
+     */
+    static ClickHouseException lateFailure(HttpResponse<String> resp) {
+        int code = resp.headers().firstValue("X-ClickHouse-Exception-Code").map(ClickHouseClient::parseCode).orElse(-1);
+        String body = resp.body() == null ? "" : resp.body().strip();
+        Matcher m = EXCEPTION_IN_BODY.matcher(body);
+        boolean inBody = m.find();
+        if (code < 0 && !inBody) {
+            return null;
+        }
+        if (code < 0 && m.group(1) != null) {
+            code = parseCode(m.group(1));
+        }
+        if (body.length() > 2000) {
+            body = body.substring(0, 2000) + "...";
+        }
+        return new ClickHouseException("ClickHouse answered HTTP " + resp.statusCode() + " but the INSERT failed afterwards"
+                + (code >= 0 ? " (code " + code + ")" : "") + ": " + body, resp.statusCode(), code,
+                ClickHouseErrors.isRetryable(500, code));
+    }
+
     private static final Pattern WRITTEN_ROWS = Pattern.compile("\"written_rows\"\\s*:\\s*\"?(\\d+)");
 
     /** Runs a statement that returns nothing (DDL). */
@@ -132,13 +189,13 @@ public final class ClickHouseClient implements InsertClient {
 
     /** Runs a statement that returns nothing (DDL), with query settings. */
     public void execute(String sql, Map<String, String> settings) throws IOException, InterruptedException {
-        exchange(order(false), node -> request(node, sql, settings).POST(HttpRequest.BodyPublishers.noBody()).build());
+        exchange(order(false), false, node -> request(node, sql, settings).POST(HttpRequest.BodyPublishers.noBody()).build());
     }
 
     /** Runs a query and returns the response body (use a text FORMAT). */
     public String query(String sql) throws IOException, InterruptedException {
-        return exchange(order(false), node -> request(node, sql, Map.of()).POST(HttpRequest.BodyPublishers.noBody()).build())
-                .body();
+        return exchange(order(false), false,
+                node -> request(node, sql, Map.of()).POST(HttpRequest.BodyPublishers.noBody()).build()).body();
     }
 
     /**
@@ -152,7 +209,8 @@ public final class ClickHouseClient implements InsertClient {
         Map<String, IOException> away = new java.util.LinkedHashMap<>();
         for (Node node : nodes) {
             try {
-                exchange(List.of(node), n -> request(n, "SELECT 1", Map.of()).POST(HttpRequest.BodyPublishers.noBody()).build());
+                exchange(List.of(node), false,
+                        n -> request(n, "SELECT 1", Map.of()).POST(HttpRequest.BodyPublishers.noBody()).build());
             } catch (ClickHouseException e) {
                 if (!e.retryable()) {
                     throw e;
@@ -175,9 +233,24 @@ public final class ClickHouseClient implements InsertClient {
                         .timeout(requestTimeout)
                         .header("X-ClickHouse-User", user);
         if (!password.isEmpty()) {
-            b.header("X-ClickHouse-Key", password);
+            try {
+                b.header("X-ClickHouse-Key", password);
+            } catch (IllegalArgumentException e) {
+                // the JDK's message quotes the value: never pass it on
+                throw new IllegalArgumentException("the ClickHouse password (clickhouse.password-env or"
+                        + " clickhouse.password-file) holds a character an HTTP header cannot carry");
+            }
         }
         return b;
+    }
+
+    /**
+     * A header value carrying {@code s}'s UTF-8 bytes, one character per byte, as HTTP/1.1 sends
+     * header values (ISO-8859-1 octets): a password outside ASCII reaches ClickHouse as its UTF-8
+     * bytes, and the JDK accepts it.
+     */
+    static String headerValue(String s) {
+        return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     }
 
     /**
@@ -210,8 +283,12 @@ public final class ClickHouseClient implements InsertClient {
         return out;
     }
 
-    /** The reply to a request, or the server's refusal as a {@link ClickHouseException}. */
-    private HttpResponse<String> exchange(List<Node> order, Function<Node, HttpRequest> requestFor)
+    /**
+     * The reply to a request, or the server's refusal as a {@link ClickHouseException}. With
+     * {@code insert}, a failure after which the rows may be stored ends the walk over the
+     * endpoints (see the class comment).
+     */
+    private HttpResponse<String> exchange(List<Node> order, boolean insert, Function<Node, HttpRequest> requestFor)
             throws IOException, InterruptedException {
         IOException last = null;
         for (Node node : order) {
@@ -227,9 +304,15 @@ public final class ClickHouseClient implements InsertClient {
                     throw refused;
                 }
                 last = unreachable(node, e);
+                if (insert && !notSent(e)) {
+                    throw last;
+                }
                 continue;
             } catch (IOException e) {
                 last = unreachable(node, e);
+                if (insert && !notSent(e)) {
+                    throw last;
+                }
                 continue;
             }
             node.latency(System.nanoTime() - started);
@@ -242,6 +325,9 @@ public final class ClickHouseClient implements InsertClient {
             if (error.errorCode() < 0 && (status == 502 || status == 503 || status == 504)
                     || ClickHouseErrors.isOfTheServer(error.errorCode())) {
                 last = unreachable(node, error); // a proxy whose ClickHouse is away, or a replica in trouble
+                if (insert && error.errorCode() < 0 && status != 503) {
+                    throw last; // a gateway that forwarded the INSERT: it may be stored
+                }
                 continue;
             }
             node.up(); // ClickHouse answered: the endpoint works, the request did not
@@ -249,6 +335,21 @@ public final class ClickHouseClient implements InsertClient {
             throw error;
         }
         throw last;
+    }
+
+    /**
+     * True when a failed exchange cannot have reached ClickHouse: the connection was never made.
+     * A timeout of the request or a reset may come after the server took the rows.
+     */
+    static boolean notSent(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.http.HttpConnectTimeoutException || t instanceof ConnectException
+                    || t instanceof java.nio.channels.UnresolvedAddressException
+                    || t instanceof java.net.UnknownHostException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Takes an endpoint out after a failed connection; returns the error, naming the endpoint. */
@@ -333,7 +434,14 @@ public final class ClickHouseClient implements InsertClient {
 
     @Override
     public void close() {
-        // java.net.http.HttpClient has close() only from Java 21; on 17 its threads are daemons.
+        executor.shutdownNow();
+        // Java 21+ can stop the client's selector thread at once; on 17 it ends when the client is
+        // no longer referenced (it checks every few seconds)
+        try {
+            HttpClient.class.getMethod("shutdownNow").invoke(http);
+        } catch (ReflectiveOperationException e) {
+            // Java 17: nothing more to do
+        }
     }
 
     /** One endpoint's health and counts, for the metrics. */

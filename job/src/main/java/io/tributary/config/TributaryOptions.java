@@ -6,6 +6,7 @@ import io.tributary.clickhouse.Compression;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
 import io.tributary.sink.Delivery;
+import io.tributary.sink.TableRefusalAction;
 import io.tributary.tables.OtelTable;
 import io.tributary.tables.SchemaFlavor;
 
@@ -110,6 +111,8 @@ public final class TributaryOptions {
             new Option<>("sink.retry.max-backoff", Duration.ofSeconds(30), "Longest pause between attempts", Options::positiveDuration);
     public static final Option<Duration> SINK_REQUEST_TIMEOUT =
             new Option<>("sink.request-timeout", Duration.ofMinutes(2), "How long one INSERT may take before it is retried", Options::positiveDuration);
+    public static final Option<TableRefusalAction> SINK_TABLE_REFUSAL =
+            new Option<>("sink.table-refusal", TableRefusalAction.FAIL, "fail | dead-letter: when a table refuses a batch as a whole (its columns changed incompatibly, or it refused every record of 3 batches in a row, 100 or more), fail stops the job once naming the table (no restart loop); dead-letter sends the records to the dead-letter topic and goes on", TableRefusalAction::parse);
     public static final Option<Duration> CHECKPOINT_INTERVAL =
             new Option<>("checkpoint.interval", Duration.ofSeconds(10), "Checkpoint interval: how often offsets are secured (every buffered row is written first)", Options::positiveDuration);
 
@@ -202,6 +205,7 @@ public final class TributaryOptions {
                     SINK_RETRY_INITIAL_BACKOFF,
                     SINK_RETRY_MAX_BACKOFF,
                     SINK_REQUEST_TIMEOUT,
+                    SINK_TABLE_REFUSAL,
                     CHECKPOINT_INTERVAL));
         out.addAll(out.indexOf(KAFKA_BOUNDED) + 1, KAFKA.all());
         List<Option<?>> dlq = new java.util.ArrayList<>();

@@ -28,6 +28,8 @@ public final class SinkMetrics {
     public final Counter bytesCompressed;
     /** INSERT attempts that failed and were retried. */
     public final Counter retries;
+    /** Batches (or parts) sent in halves after memory or size refusals. */
+    public final Counter batchesSplit;
     /**
      * Rows of INSERTs that ClickHouse reported as not written, repeats it had stored before (its
      * summary of 26.7 still counts a dropped repeat's rows as written, so there this stays 0).
@@ -40,6 +42,25 @@ public final class SinkMetrics {
     private final AtomicLong rowsBuffered = new AtomicLong();
     private final AtomicLong inFlight = new AtomicLong();
     private final TableMetrics[] tables;
+    private final java.util.Map<String, Counter> retriesByCause = new java.util.HashMap<>();
+
+    /**
+     * Why INSERT attempts are retried, the {@code cause} key group of {@code insertRetries}: no
+     * connection, a timeout (the server may have stored the rows: the retry waits and carries the
+     * same deduplication token), memory or size, a retryable ClickHouse error, an HTTP error from
+     * something in front of ClickHouse, and an answer that did not come from ClickHouse or reported
+     * fewer rows than sent.
+     */
+    public static final List<String> RETRY_CAUSES = List.of("connection", "timeout", "memory", "clickhouse", "http", "answer");
+
+    /** Counts a retried attempt and its cause (one of {@link #RETRY_CAUSES}). */
+    public void retry(String cause) {
+        retries.inc();
+        Counter c = retriesByCause.get(cause);
+        if (c != null) {
+            c.inc();
+        }
+    }
 
     /** @param tableNames the sink's tables, by index; "" for a table whose signal does not run */
     public SinkMetrics(MetricGroup group, List<String> tableNames) {
@@ -54,6 +75,10 @@ public final class SinkMetrics {
         bytesUncompressed = group.counter("bytesUncompressed", new ThreadSafeSimpleCounter());
         bytesCompressed = group.counter("bytesCompressed", new ThreadSafeSimpleCounter());
         retries = group.counter("insertRetries", new ThreadSafeSimpleCounter());
+        for (String cause : RETRY_CAUSES) {
+            retriesByCause.put(cause, group.addGroup("cause", cause).counter("insertRetries", new ThreadSafeSimpleCounter()));
+        }
+        batchesSplit = group.counter("batchesSplit", new ThreadSafeSimpleCounter());
         deadLetters = group.counter("deadLetters", new ThreadSafeSimpleCounter());
         rowsDeduplicated = group.counter("rowsDeduplicated", new ThreadSafeSimpleCounter());
         insertLatencyMs = group.histogram("insertLatencyMs", new DescriptiveStatisticsHistogram(1000));

@@ -29,8 +29,9 @@ final class ClickHouseCommitter implements Committer<SealedBatch> {
     private final ExecutorService senders;
     private final int maxInFlight;
 
-    ClickHouseCommitter(SinkSettings settings, InsertClient client, SinkMetrics metrics, int subtask) {
-        this.inserter = new BatchInserter(settings, client, metrics);
+    ClickHouseCommitter(SinkSettings settings, InsertClient client, SinkMetrics metrics, int subtask,
+            ServerFacts facts, BatchInserter.LiveTables liveTables) throws IOException {
+        this.inserter = new BatchInserter(settings, client, metrics, facts, liveTables);
         this.maxInFlight = settings.maxInFlight();
         AtomicInteger n = new AtomicInteger();
         this.senders =
@@ -60,6 +61,7 @@ final class ClickHouseCommitter implements Committer<SealedBatch> {
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
                 if (failed == null) {
+                    // the cause is kept: a failure that suppresses restarts must stay one
                     failed = cause instanceof IOException
                             ? new IOException(cause.getMessage(), cause)
                             : new IOException("committing a batch to ClickHouse failed: " + cause, cause);

@@ -70,13 +70,21 @@ public class ClickHouseSink implements Sink<EncodedRows> {
         @Override
         public Committer<SealedBatch> createCommitter(CommitterInitContext context) throws IOException {
             ClickHouseClient client = new ClickHouseClient(settings.endpoint(), settings.requestTimeout());
-            MetricGroup tributary = context.metricGroup().addGroup("tributary");
-            EndpointMetrics.register(tributary, client);
-            return new ClickHouseCommitter(
-                    settings,
-                    client,
-                    new SinkMetrics(tributary, settings.metricTableNames()),
-                    context.getTaskInfo().getIndexOfThisSubtask());
+            try {
+                ServerFacts facts = check(client);
+                MetricGroup tributary = context.metricGroup().addGroup("tributary");
+                EndpointMetrics.register(tributary, client);
+                return new ClickHouseCommitter(
+                        settings,
+                        client,
+                        new SinkMetrics(tributary, settings.metricTableNames()),
+                        context.getTaskInfo().getIndexOfThisSubtask(),
+                        facts,
+                        liveTables());
+            } catch (IOException | RuntimeException e) {
+                client.close();
+                throw e;
+            }
         }
 
         @Override
@@ -89,19 +97,53 @@ public class ClickHouseSink implements Sink<EncodedRows> {
     public SinkWriter<EncodedRows> createWriter(WriterInitContext context) throws IOException {
         ClickHouseClient client = new ClickHouseClient(settings.endpoint(), settings.requestTimeout());
         try {
-            checkTables(client);
+            ServerFacts facts = check(client);
+            MetricGroup tributary = context.metricGroup().addGroup("tributary");
+            EndpointMetrics.register(tributary, client);
+            return new ClickHouseSinkWriter(
+                    settings,
+                    client,
+                    context.getProcessingTimeService(),
+                    new SinkMetrics(tributary, settings.metricTableNames()),
+                    context.getTaskInfo().getIndexOfThisSubtask(),
+                    facts,
+                    liveTables());
+        } catch (IOException | RuntimeException e) {
+            client.close(); // a failed start leaves no threads behind
+            throw e;
+        }
+    }
+
+    /** The checks at start: the tables ({@link #checkTables}) and the server's settings. */
+    ServerFacts check(ClickHouseClient client) throws IOException {
+        try {
+            ServerFacts facts;
+            try {
+                facts = ServerFacts.read(client, InsertSettings.names(InsertSettings.pins(settings)), settings.tables().size());
+            } catch (IOException e) {
+                if (e instanceof ClickHouseException && !((ClickHouseException) e).retryable()) {
+                    throw e;
+                }
+                LOG.warn("Cannot read ClickHouse's settings now; every INSERT setting is sent: {}", e.getMessage());
+                facts = ServerFacts.unknown(settings.tables().size());
+            }
+            return checkTables(client, facts);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
-        MetricGroup tributary = context.metricGroup().addGroup("tributary");
-        EndpointMetrics.register(tributary, client);
-        return new ClickHouseSinkWriter(
-                settings,
-                client,
-                context.getProcessingTimeService(),
-                new SinkMetrics(tributary, settings.metricTableNames()),
-                context.getTaskInfo().getIndexOfThisSubtask());
+    }
+
+    /** Reads a table's columns again, as the header of rows encoded in them now. */
+    BatchInserter.LiveTables liveTables() {
+        SinkSettings s = settings;
+        return table -> {
+            SinkTable t = s.tables().get(table);
+            io.tributary.tables.TableLayouts l = io.tributary.tables.TableLayouts.read(
+                    new io.tributary.clickhouse.ClickHouseCatalog(s.endpoint(), s.database()), s.flavor(),
+                    Map.of(t.kind(), new io.tributary.tables.TableName(t.name(), t.setting())));
+            return l.of(t.kind()).header();
+        };
     }
 
     /**
@@ -156,9 +198,10 @@ public class ClickHouseSink implements Sink<EncodedRows> {
 
     /**
      * Fails at start, naming the setting, when a table the job writes does not exist, or (exactly
-     * once) keeps no deduplication window, instead of at the first INSERT.
+     * once) keeps no deduplication window, instead of at the first INSERT; learns which tables drop
+     * repeated INSERTs.
      */
-    private void checkTables(ClickHouseClient client) throws IOException, InterruptedException {
+    private ServerFacts checkTables(ClickHouseClient client, ServerFacts facts) throws IOException, InterruptedException {
         List<String> missing = new ArrayList<>();
         List<String> noWindow = new ArrayList<>();
         List<String> randomShards = new ArrayList<>();
@@ -196,19 +239,21 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                     what = Sql.qualified(localDb, d.group(3)) + " behind the Distributed " + what;
                     table = local;
                 }
-                if (settings.delivery() != Delivery.EXACTLY_ONCE) {
-                    continue;
-                }
                 String engine = table[0];
                 if (engine.equals("Null") || engine.startsWith("Shared")) {
-                    continue; // stores nothing, or deduplicates always (ClickHouse Cloud)
-                }
-                if (!engine.endsWith("MergeTree")) {
-                    noWindow.add(what + " (engine " + engine
-                            + ", which exactly-once cannot check; use a MergeTree-family table)");
+                    // stores nothing, or deduplicates always (ClickHouse Cloud)
+                    facts = facts.withDeduplicates(t.kind().ordinal(), true);
                     continue;
                 }
-                if (!engine.startsWith("Replicated") && settings.endpoint().urls().size() > 1) {
+                if (!engine.endsWith("MergeTree")) {
+                    if (settings.delivery() == Delivery.EXACTLY_ONCE) {
+                        noWindow.add(what + " (engine " + engine
+                                + ", which exactly-once cannot check; use a MergeTree-family table)");
+                    }
+                    continue;
+                }
+                if (settings.delivery() == Delivery.EXACTLY_ONCE && !engine.startsWith("Replicated")
+                        && settings.endpoint().urls().size() > 1) {
                     LOG.warn("sink.delivery = exactly-once with {} endpoints, but {} is {}: each server remembers only the"
                             + " INSERTs it took, so a batch sent again to another endpoint after a failure is stored"
                             + " twice unless the endpoints are proxies of one server; use Replicated tables",
@@ -219,7 +264,9 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                 Matcher m = Pattern.compile("\\b" + setting + "\\s*=\\s*'?(\\d+)").matcher(table.length > 1 ? table[1] : "");
                 String window = m.find() ? m.group(1) : defaultWindows.computeIfAbsent(setting, s -> query(client,
                         "SELECT value FROM system.merge_tree_settings WHERE name = '" + s + "' FORMAT TSVRaw"));
-                if (window.isEmpty() || window.equals("0")) {
+                boolean dedup = !window.isEmpty() && !window.equals("0");
+                facts = facts.withDeduplicates(t.kind().ordinal(), dedup);
+                if (!dedup && settings.delivery() == Delivery.EXACTLY_ONCE) {
                     noWindow.add(what + " (" + engine + ")");
                 }
             }
@@ -228,10 +275,10 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                 throw e;
             }
             cannotCheck(e);
-            return;
+            return facts;
         } catch (IOException | UncheckedIOException e) {
             cannotCheck(e);
-            return;
+            return facts;
         }
         if (!missing.isEmpty()) {
             throw new IOException("ClickHouse database `" + settings.database() + "` has no table for "
@@ -251,5 +298,6 @@ public class ClickHouseSink implements Sink<EncodedRows> {
                     + " non_replicated_deduplication_window = 1000 on each, or create the tables with"
                     + " `bin/tributary schema create --sink.delivery exactly-once`");
         }
+        return facts;
     }
 }

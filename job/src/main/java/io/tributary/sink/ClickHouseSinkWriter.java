@@ -61,9 +61,11 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
             InsertClient client,
             ProcessingTimeService time,
             SinkMetrics metrics,
-            int subtask) {
+            int subtask,
+            ServerFacts facts,
+            BatchInserter.LiveTables liveTables) throws IOException {
         this.settings = settings;
-        this.inserter = new BatchInserter(settings, client, metrics);
+        this.inserter = new BatchInserter(settings, client, metrics, facts, liveTables);
         this.time = time;
         this.metrics = metrics;
         this.exactlyOnce = settings.delivery() == Delivery.EXACTLY_ONCE;
@@ -94,7 +96,8 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         }
         if (b == null) {
             long now = time.getCurrentProcessingTime();
-            b = new Batch(t, element.header, now, settings.compression(), pool, exactlyOnce);
+            // every batch gets a checksum: its token, at least once too, makes a resent INSERT a repeat
+            b = new Batch(t, element.header, now, settings.compression(), pool, true);
             open[t] = b;
             if (!exactlyOnce) {
                 // Exactly once, rows are written when the checkpoint completes whatever their age.
@@ -212,11 +215,31 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         }
     }
 
+    /**
+     * Ends the senders and gives back what the batches hold (compression contexts outside the
+     * heap, pooled segments): the open batches and, exactly once, the sealed ones no checkpoint
+     * took (a restart resends them from Kafka). Then closes the client and the dead-letter clients.
+     */
     @Override
     public void close() throws Exception {
         closed = true;
         senders.shutdownNow();
-        senders.awaitTermination(10, TimeUnit.SECONDS);
-        inserter.close();
+        boolean ended = senders.awaitTermination(10, TimeUnit.SECONDS);
+        try {
+            for (int t = 0; t < open.length; t++) {
+                if (open[t] != null) {
+                    open[t].abandon();
+                    open[t] = null;
+                }
+            }
+            if (ended) { // a sender still running may still be reading its batch
+                synchronized (sealed) {
+                    sealed.forEach(b -> b.body.release());
+                    sealed.clear();
+                }
+            }
+        } finally {
+            inserter.close();
+        }
     }
 }

@@ -34,6 +34,7 @@ import java.util.Map;
  * @param retryInitialBackoff first pause between attempts; doubles up to {@code retryMaxBackoff}
  * @param retryMaxBackoff longest pause between attempts
  * @param requestTimeout how long one INSERT may take before it counts as failed
+ * @param tableRefusal what happens when a table refuses a batch as a whole (see {@link TableRefusalAction})
  * @param deadLetterTopic where records whose rows ClickHouse refuses for good go; "" to log and drop
  * @param sourceKafka the Kafka cluster the records come from (read back for dead letters)
  * @param deadLetterKafka the Kafka cluster of the dead-letter topic
@@ -55,6 +56,7 @@ public record SinkSettings(
         Duration retryInitialBackoff,
         Duration retryMaxBackoff,
         Duration requestTimeout,
+        TableRefusalAction tableRefusal,
         String deadLetterTopic,
         KafkaConnection sourceKafka,
         KafkaConnection deadLetterKafka)

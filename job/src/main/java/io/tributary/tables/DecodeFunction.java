@@ -117,7 +117,8 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
         try {
             layouts = TableLayouts.read(catalog, flavor, tables);
         } catch (TableMismatchException e) {
-            throw e;
+            // the same tables give the same answer to every restart: stop once, naming them
+            throw new IOException(e.getMessage(), new org.apache.flink.runtime.execution.SuppressRestartsException(e));
         } catch (IOException e) {
             throw new IOException("cannot read the columns of the tables the job writes from ClickHouse"
                     + " (clickhouse.url): " + e.getMessage(), e);

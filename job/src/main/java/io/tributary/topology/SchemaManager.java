@@ -122,13 +122,14 @@ public final class SchemaManager {
     /** Runs the placed {@link #statements} against the server. */
     public static void create(ClickHouseEndpoint endpoint, TributaryConfig config, Placement placement, Duration ttl,
             boolean distributed) throws IOException, InterruptedException {
-        ClickHouseClient client = new ClickHouseClient(endpoint, Duration.ofMinutes(1));
         Map<String, String> settings =
                 config.get(TributaryOptions.CLICKHOUSE_SCHEMA) == SchemaFlavor.JSON
                         ? Map.of("enable_json_type", "1")
                         : Map.of();
-        for (String sql : statements(config, placement, ttl, distributed)) {
-            client.execute(sql, settings);
+        try (ClickHouseClient client = new ClickHouseClient(endpoint, Duration.ofMinutes(1))) {
+            for (String sql : statements(config, placement, ttl, distributed)) {
+                client.execute(sql, settings);
+            }
         }
     }
 }

@@ -241,14 +241,18 @@ public final class TributaryTopology {
      * batches restored from a checkpoint, whatever signals run now).
      */
     public static ClickHouseSink clickHouseSink(TributaryConfig config) {
+        return ClickHouseSink.create(sinkSettings(config));
+    }
+
+    /** The sink's settings, from the config. */
+    public static SinkSettings sinkSettings(TributaryConfig config) {
         SchemaFlavor flavor = config.get(CLICKHOUSE_SCHEMA);
         List<SinkTable> tables = new ArrayList<>();
         for (OtelTable t : OtelTable.values()) {
             TableName name = config.table(t);
             tables.add(new SinkTable(t, name.name(), name.setting(), config.signals().contains(t.signal())));
         }
-        return ClickHouseSink.create(
-                new SinkSettings(
+        return new SinkSettings(
                         endpoint(config),
                         config.get(CLICKHOUSE_DATABASE),
                         tables,
@@ -265,9 +269,10 @@ public final class TributaryTopology {
                         config.get(SINK_RETRY_INITIAL_BACKOFF),
                         config.get(SINK_RETRY_MAX_BACKOFF),
                         config.get(SINK_REQUEST_TIMEOUT),
+                        config.get(SINK_TABLE_REFUSAL),
                         config.get(DLQ_TOPIC),
                         config.kafka(),
-                        config.deadLetterKafka()));
+                        config.deadLetterKafka());
     }
 
     /** Where ClickHouse is, from the config. */

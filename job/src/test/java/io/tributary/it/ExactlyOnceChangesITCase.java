@@ -13,6 +13,7 @@ import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
+import io.tributary.kafka.DeadLetterSerializer;
 import io.tributary.tables.TableEngine;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
@@ -23,6 +24,7 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -134,18 +136,24 @@ class ExactlyOnceChangesITCase {
     }
 
     @Test
-    void aSavepointBatchTheTableCanNoLongerTakeFailsTheRestoreNamingTheColumn() throws Exception {
+    void aSavepointBatchTheTableCanNoLongerTakeStopsTheRestoreOnceAndTableRefusalDeadLetterGoesOn() throws Exception {
         String db = RealServices.uniqueName("it_eo_altered");
         String traces = RealServices.uniqueName("it_eo_spans");
         String logs = RealServices.uniqueName("it_eo_logs");
+        String dlq = RealServices.uniqueName("it_eo_dlq");
         RealServices.createTopic(traces, 1);
         RealServices.createTopic(logs, 2);
+        RealServices.createTopic(dlq, 1);
         ClickHouseClient ch = RealServices.clickHouse();
-        String[] args = args(db, traces, logs, "logs", "--checkpoint.interval", "1h", "--flink.restart-strategy.type", "none");
+        // a restart strategy that would retry for minutes: the failure must not use it
+        String[] args = args(db, traces, logs, "logs", "--checkpoint.interval", "1h", "--dlq.topic", dlq,
+                "--flink.restart-strategy.type", "fixed-delay", "--flink.restart-strategy.fixed-delay.attempts", "1000",
+                "--flink.restart-strategy.fixed-delay.delay", "200ms");
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), TributaryConfig.fromArgs(args),
                 TableEngine.MERGE_TREE, null);
         try {
-            RealServices.produce(logs, logRecords(0, 10));
+            List<byte[]> records = logRecords(0, 10);
+            RealServices.produce(logs, records);
             JobClient job = start(args, null);
             Thread.sleep(10_000);
             String savepoint = stop(job);
@@ -153,11 +161,36 @@ class ExactlyOnceChangesITCase {
             // wider, as older exporters had it: new rows convert, but the savepoint's batches are UInt8 bytes
             ch.execute("ALTER TABLE `" + db + "`.otel_logs MODIFY COLUMN SeverityNumber Int32");
             JobClient restored = start(args, savepoint);
+            long started = System.nanoTime();
             assertThatThrownBy(() -> restored.getJobExecutionResult().get(120, TimeUnit.SECONDS))
                     .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e))
                             .contains("the table's columns are not those the rows were encoded in")
-                            .contains("Type of 'SeverityNumber' must be Int32, not UInt8"));
+                            .contains("--sink.table-refusal dead-letter")
+                            .contains("Type of 'SeverityNumber' must be Int32, not UInt8")
+                            .contains("SuppressRestartsException"));
+            assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)).as("stopped once, not restarted")
+                    .isLessThan(60);
             assertThat(RealServices.count(db, "otel_logs")).isEqualTo(100);
+            assertThat(RealServices.consumeAll(dlq)).isEmpty();
+
+            // the one documented way on: the savepoint's batches that cannot be inserted go to the dead letters
+            JobClient onwards = start(RealServices.concat(args, "--sink.table-refusal", "dead-letter", "--checkpoint.interval", "1s"),
+                    savepoint);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            List<ConsumerRecord<byte[], byte[]>> letters = List.of();
+            while (letters.size() < records.size() && System.nanoTime() < deadline) {
+                Thread.sleep(500);
+                letters = RealServices.consumeAll(dlq);
+            }
+            assertThat(onwards.getJobStatus().get(10, TimeUnit.SECONDS)).isEqualTo(org.apache.flink.api.common.JobStatus.RUNNING);
+            assertThat(letters).as("one letter per record of the savepoint's batches").hasSize(records.size());
+            assertThat(letters.stream().map(ConsumerRecord::value)).containsExactlyInAnyOrderElementsOf(records);
+            assertThat(new String(letters.get(0).headers().lastHeader(DeadLetterSerializer.ERROR_MESSAGE).value(),
+                    java.nio.charset.StandardCharsets.UTF_8)).contains("Type of 'SeverityNumber' must be Int32");
+            RealServices.produce(logs, logRecords(100, 10));
+            RealServices.awaitCount(db, "otel_logs", 200, 60);
+            cancel(onwards);
+            assertThat(ch.query("SELECT uniqExact(Body) FROM `" + db + "`.otel_logs FORMAT TSV").strip()).isEqualTo("200");
         } finally {
             ch.execute("DROP DATABASE IF EXISTS `" + db + "`");
         }

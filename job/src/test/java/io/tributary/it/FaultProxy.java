@@ -33,6 +33,11 @@ final class FaultProxy implements AutoCloseable {
         RESET,
         /** Accept and read, never answer (a stalled server). */
         STALL,
+        /**
+         * Forward the request, let the server answer, but hold the answer back and never pass it on
+         * (a reply lost or slower than the client's timeout: the server has done the work).
+         */
+        HOLD_ANSWER,
         /** Answer every request with an empty HTTP 200, not forwarding it (a proxy answering for an absent server). */
         FAKE_OK
     }
@@ -149,7 +154,7 @@ final class FaultProxy implements AutoCloseable {
                     }
                     break;
                 default:
-                    forward(client, m == Mode.SLOW);
+                    forward(client, m == Mode.SLOW, m == Mode.HOLD_ANSWER);
             }
         } catch (IOException e) {
             // the client or the server went away
@@ -179,11 +184,17 @@ final class FaultProxy implements AutoCloseable {
         in.skipNBytes(length);
     }
 
-    private void forward(Socket client, boolean slow) throws IOException {
+    private void forward(Socket client, boolean slow, boolean holdAnswer) throws IOException {
         try (Socket upstream = new Socket()) {
             upstream.connect(target, 5_000);
             open.add(upstream);
-            Thread back = new Thread(() -> pump(upstream, client, false), "fault-proxy-back");
+            Thread back = new Thread(() -> {
+                if (holdAnswer) {
+                    drain(upstream); // the server's answer goes nowhere
+                } else {
+                    pump(upstream, client, false);
+                }
+            }, "fault-proxy-back");
             back.setDaemon(true);
             back.start();
             pump(client, upstream, slow);
@@ -214,6 +225,18 @@ final class FaultProxy implements AutoCloseable {
             closeQuietly(to);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void drain(Socket from) {
+        byte[] buf = new byte[65536];
+        try {
+            InputStream in = from.getInputStream();
+            while (in.read(buf) >= 0) {
+                // read and dropped
+            }
+        } catch (IOException e) {
+            // closed
         }
     }
 

@@ -117,6 +117,60 @@ class SeveralEndpointsITCase {
         }
     }
 
+    /**
+     * An INSERT whose answer is lost (the first endpoint's proxy holds it back past the request
+     * timeout, after ClickHouse stored the rows) is not sent to the next endpoint at once: it is
+     * retried after a backoff, with the same deduplication token, also at least once, so a table
+     * that keeps a deduplication window stores each row once. Before, the timed-out INSERT went to
+     * the other endpoint at once without a token, and its rows were stored twice.
+     */
+    @Test
+    void anInsertWhoseAnswerIsLostIsRetriedAfterABackoffWithItsTokenAndStoredOnce() throws Exception {
+        URI ch = URI.create(RealServices.clickHouseUrl());
+        String topic = RealServices.uniqueName("it_lost_answer");
+        String db = RealServices.uniqueName("it_lost_answer");
+        RealServices.createTopic(topic, 1);
+        int spans = 20 * UniqueSpans.PER_RECORD;
+        AtomicLong acked = new AtomicLong();
+        UniqueSpans.produce(topic, 1, spans, 100_000, new AtomicBoolean(), acked);
+        try (FaultProxy lost = new FaultProxy(ch.getHost(), ch.getPort())) {
+            lost.mode(FaultProxy.Mode.HOLD_ANSWER);
+            String[] args = {
+                "--signals", "traces",
+                "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
+                "--kafka.topics.traces", topic,
+                "--kafka.group-id", db,
+                "--kafka.starting-offsets", "earliest",
+                "--kafka.bounded", "true",
+                "--clickhouse.url", lost.url() + ", " + RealServices.clickHouseUrl(),
+                "--clickhouse.database", db,
+                "--dlq.topic", "",
+                "--parallelism", "1",
+                "--sink.batch.max-rows", Integer.toString(4 * UniqueSpans.PER_RECORD),
+                "--sink.max-in-flight", "1",
+                "--sink.request-timeout", "2s",
+                "--sink.retry.initial-backoff", "500ms",
+                "--checkpoint.interval", "1h",
+                "--flink.restart-strategy.type", "none"
+            };
+            TributaryConfig config = TributaryConfig.fromArgs(args);
+            SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
+            RealServices.clickHouse().execute("ALTER TABLE `" + db + "`.otel_traces MODIFY SETTING"
+                    + " non_replicated_deduplication_window = 100");
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            TributaryTopology.build(env, config);
+            JobClient job = env.executeAsync("a lost answer");
+            job.getJobExecutionResult().get(180, TimeUnit.SECONDS);
+            assertThat(RealServices.clickHouse().query("SELECT count(), uniqExact(SpanId) FROM `" + db
+                    + "`.otel_traces FORMAT TSV")).as("every span once").isEqualTo(spans + "\t" + spans + "\n");
+            assertThat(RealServices.counter(REPORTER, job.getJobID(), "<cause>", "timeout", "insertRetries"))
+                    .as("retried for the timeout").isPositive();
+            assertThat(lost.connections()).as("the lost answers' endpoint was tried").isPositive();
+        } finally {
+            RealServices.clickHouse().execute("DROP DATABASE IF EXISTS `" + db + "`");
+        }
+    }
+
     /** An endpoint's counter (null: the sink's own), summed over the sink's subtasks. */
     private static long counter(JobID job, String endpoint, String name) {
         return RealServices.counter(REPORTER, job, "<endpoint>", endpoint, name);

@@ -47,7 +47,7 @@ class ClickHouseSinkWriterTest {
      * Records each accepted body; refuses the bodies the predicate picks with the given code; like
      * a table with a deduplication window, ignores an INSERT whose token it has seen.
      */
-    static final class FakeClickHouse implements InsertClient {
+    static class FakeClickHouse implements InsertClient {
         final List<String> accepted = Collections.synchronizedList(new ArrayList<>());
         final List<String> tokens = Collections.synchronizedList(new ArrayList<>());
         final CountDownLatch release;
@@ -117,16 +117,27 @@ class ClickHouseSinkWriterTest {
         }
     };
 
-    private static ClickHouseSinkWriter writer(InsertClient client, int maxRows) {
+    private static ClickHouseSinkWriter writer(InsertClient client, int maxRows) throws IOException {
         return writer(client, maxRows, 1L << 30);
     }
 
-    private static ClickHouseSinkWriter writer(InsertClient client, int maxRows, long maxBytes) {
+    private static ClickHouseSinkWriter writer(InsertClient client, int maxRows, long maxBytes) throws IOException {
         return new ClickHouseSinkWriter(settings(Delivery.AT_LEAST_ONCE, Compression.NONE, maxRows, maxBytes), client,
-                NO_TIMERS, metrics(), 0);
+                NO_TIMERS, metrics(), 0, FACTS, NO_LIVE_TABLES);
     }
 
+    /** A server that knows every setting, whose tables drop repeated INSERTs. */
+    static final ServerFacts FACTS = new ServerFacts("26.7.2.1", null, new Boolean[] {true, true, true, true, true, true, true});
+    /** A server whose tables keep every INSERT. */
+    static final ServerFacts NO_DEDUP = ServerFacts.unknown(7);
+    static final BatchInserter.LiveTables NO_LIVE_TABLES = table -> null;
+
     private static SinkSettings settings(Delivery delivery, Compression compression, int maxRows, long maxBytes) {
+        return settings(delivery, compression, maxRows, maxBytes, TableRefusalAction.FAIL);
+    }
+
+    private static SinkSettings settings(Delivery delivery, Compression compression, int maxRows, long maxBytes,
+            TableRefusalAction onTableRefusal) {
         List<SinkTable> tables = new ArrayList<>();
         for (OtelTable t : OtelTable.values()) {
             tables.add(new SinkTable(t, NAMES.get(t.ordinal()), "clickhouse.tables." + t, true));
@@ -134,7 +145,7 @@ class ClickHouseSinkWriterTest {
         return new SinkSettings(
                 ClickHouseEndpoint.of("http://localhost:1"), "db", tables, SchemaFlavor.MAP, delivery, Map.of(),
                 maxRows, maxBytes, Duration.ofHours(1), compression, false, 2, 3,
-                Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofSeconds(5), "",
+                Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofSeconds(5), onTableRefusal, "",
                 KafkaConnection.plain("localhost:1", Map.of()), KafkaConnection.plain("localhost:1", Map.of()));
     }
 
@@ -205,7 +216,7 @@ class ClickHouseSinkWriterTest {
     void exactlyOnceWritesACheckpointsBatchesOnceItCompletesAndOnlyOnce() throws Exception {
         FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> false, 0);
         SinkSettings s = settings(Delivery.EXACTLY_ONCE, Compression.LZ4, 2, 1L << 30);
-        ClickHouseSinkWriter w = new ClickHouseSinkWriter(s, ch, NO_TIMERS, metrics(), 0);
+        ClickHouseSinkWriter w = new ClickHouseSinkWriter(s, ch, NO_TIMERS, metrics(), 0, FACTS, NO_LIVE_TABLES);
         String[] chunks = {"a", "b", "c", "d", "e"};
         for (int i = 0; i < chunks.length; i++) {
             w.write(rows(i % 2, chunks[i], i), null);
@@ -216,7 +227,7 @@ class ClickHouseSinkWriterTest {
         // table 0 got a, c (a full batch of 2), e; table 1 b, d
         assertThat(committables).hasSize(3);
         assertThat(w.prepareCommit()).as("handed over once").isEmpty();
-        ClickHouseCommitter committer = new ClickHouseCommitter(s, ch, metrics(), 0);
+        ClickHouseCommitter committer = new ClickHouseCommitter(s, ch, metrics(), 0, FACTS, NO_LIVE_TABLES);
         committer.commit(requests(committables));
         assertThat(sortedChars(ch.accepted)).isEqualTo("abcde");
         assertThat(ch.tokens).hasSize(3).doesNotHaveDuplicates();
@@ -271,7 +282,7 @@ class ClickHouseSinkWriterTest {
         assertThat(old.legacyToken("db.t")).matches("tributary:db\\.t:spans-3@41\\.\\.spans-3@41:1:2:0000002a");
         FakeLegacyClickHouse ch = new FakeLegacyClickHouse();
         SinkSettings s = settings(Delivery.EXACTLY_ONCE, Compression.NONE, 100, 1L << 30);
-        ClickHouseCommitter committer = new ClickHouseCommitter(s, ch, metrics(), 0);
+        ClickHouseCommitter committer = new ClickHouseCommitter(s, ch, metrics(), 0, FACTS, NO_LIVE_TABLES);
         committer.commit(requests(List.of(old), 1));
         assertThat(ch.sql).isEqualTo(OtelTable.TRACES.schema(SchemaFlavor.MAP).insertSql("db", "t"));
         assertThat(ch.token).isEqualTo("tributary:db.t:spans-3@41..spans-3@41:1:2:0000002a");
@@ -324,7 +335,7 @@ class ClickHouseSinkWriterTest {
         ch.written = 0;
         SinkMetrics atLeastOnce = metrics();
         ClickHouseSinkWriter w = new ClickHouseSinkWriter(settings(Delivery.AT_LEAST_ONCE, Compression.NONE, 1000, 1L << 30),
-                ch, NO_TIMERS, atLeastOnce, 0);
+                ch, NO_TIMERS, atLeastOnce, 0, FACTS, NO_LIVE_TABLES);
         w.write(rows("a", 0), null);
         w.flush(false);
         assertThat(ch.accepted).as("sent once, not again").containsExactly("a");
@@ -332,10 +343,10 @@ class ClickHouseSinkWriterTest {
         w.close();
         SinkMetrics m = metrics();
         SinkSettings s = settings(Delivery.EXACTLY_ONCE, Compression.NONE, 1000, 1L << 30);
-        ClickHouseSinkWriter eo = new ClickHouseSinkWriter(s, ch, NO_TIMERS, m, 0);
+        ClickHouseSinkWriter eo = new ClickHouseSinkWriter(s, ch, NO_TIMERS, m, 0, FACTS, NO_LIVE_TABLES);
         eo.write(rows("b", 1), null);
         eo.flush(false);
-        ClickHouseCommitter committer = new ClickHouseCommitter(s, ch, m, 0);
+        ClickHouseCommitter committer = new ClickHouseCommitter(s, ch, m, 0, FACTS, NO_LIVE_TABLES);
         committer.commit(requests(eo.prepareCommit()));
         assertThat(m.rowsDeduplicated.getCount()).isEqualTo(1);
         committer.close();
@@ -346,14 +357,14 @@ class ClickHouseSinkWriterTest {
     void exactlyOnceSplitsARefusedBatchWithATokenPerHalf() throws Exception {
         FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> r.contains("X"), 469);
         SinkSettings s = settings(Delivery.EXACTLY_ONCE, Compression.ZSTD, 1000, 1L << 30);
-        ClickHouseSinkWriter w = new ClickHouseSinkWriter(s, ch, NO_TIMERS, metrics(), 0);
+        ClickHouseSinkWriter w = new ClickHouseSinkWriter(s, ch, NO_TIMERS, metrics(), 0, FACTS, NO_LIVE_TABLES);
         String[] chunks = {"a", "b", "X1", "c", "d", "X2", "e"};
         for (int i = 0; i < chunks.length; i++) {
             w.write(rows(chunks[i], i), null);
         }
         w.flush(false);
         Collection<SealedBatch> committables = w.prepareCommit();
-        ClickHouseCommitter committer = new ClickHouseCommitter(s, ch, metrics(), 0);
+        ClickHouseCommitter committer = new ClickHouseCommitter(s, ch, metrics(), 0, FACTS, NO_LIVE_TABLES);
         committer.commit(requests(committables));
         assertThat(sortedChars(ch.accepted)).isEqualTo("abcde");
         assertThat(ch.tokens).allSatisfy(t -> assertThat(t).matches(".*:[0-9a-f]{8}/\\d+-\\d+"));
@@ -428,25 +439,146 @@ class ClickHouseSinkWriterTest {
     }
 
     @Test
-    void aBatchWhoseEveryRecordIsRefusedFailsTheJob() throws Exception {
-        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> true, 469);
-        ClickHouseSinkWriter w = writer(ch, 1000);
+    void fewerRowsWrittenThanSentIntoATableThatKeepsEveryInsertIsAFailureNotARepeat() throws Exception {
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> false, 0);
+        ch.written = 0;
+        ClickHouseSinkWriter w = new ClickHouseSinkWriter(settings(Delivery.AT_LEAST_ONCE, Compression.NONE, 1000, 1L << 30),
+                ch, NO_TIMERS, metrics(), 0, NO_DEDUP, NO_LIVE_TABLES);
         w.write(rows("a", 0), null);
-        w.write(rows("b", 1), null);
         assertThatThrownBy(() -> w.flush(false)).isInstanceOf(IOException.class)
-                .hasMessageContaining("refused the rows of every one of its 2 records");
+                .hasMessageContaining("ClickHouse reports 0 of 1 rows written into `db`.`t`, which does not drop repeats");
+        w.close();
+    }
+
+    @Test
+    void aBatchWhoseEveryRecordIsRefusedGoesToTheDeadLettersAndTheJobGoesOn() throws Exception {
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> r.startsWith("X"), 469);
+        ClickHouseSinkWriter w = writer(ch, 1000);
+        w.write(rows("X1", 0), null);
+        w.write(rows("X2", 1), null);
+        w.flush(false); // two strikes at most: no failure
+        w.write(rows("a", 2), null);
+        w.flush(false);
+        assertThat(ch.accepted).containsExactly("a");
+        w.close();
+    }
+
+    @Test
+    void threeBatchesInARowRefusedEntirelyStopTheJobOnceWithoutARestart() throws Exception {
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> r.startsWith("X"), 395);
+        ClickHouseSinkWriter w = writer(ch, 40);
+        long offset = 0;
+        for (int batch = 0; batch < 2; batch++) {
+            for (int i = 0; i < 40; i++) {
+                w.write(rows("X" + i, offset++), null);
+            }
+        }
+        w.flush(false); // two batches, 80 records, every one refused: not yet the table
+        for (int i = 0; i < 40; i++) {
+            w.write(rows("X" + i, offset++), null);
+        }
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> w.flush(false));
+        assertThat(t).isInstanceOf(IOException.class).hasMessageContaining("ClickHouse refuses the rows of `db`.`t` as a whole")
+                .hasMessageContaining("every record of the last 3 batches").hasMessageContaining("Code: 395")
+                .hasMessageContaining("--sink.table-refusal dead-letter");
+        assertThat(org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.isUnrecoverableError(t))
+                .as("Flink does not restart it").isTrue();
         assertThat(ch.accepted).isEmpty();
         w.close();
     }
 
     @Test
-    void otherPermanentErrorsFailTheJob() throws Exception {
-        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> r.contains("X"), 60); // UNKNOWN_TABLE
+    void batchesRefusedEntirelyButNotThreeInARowNeverStopTheJob() throws Exception {
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> r.contains("X"), 469);
+        ClickHouseSinkWriter w = writer(ch, 40);
+        long offset = 0;
+        for (int batch = 0; batch < 9; batch++) {
+            boolean mixed = batch % 3 == 2; // refused, refused, half: six batches refused entirely, two in a row
+            for (int i = 0; i < 40; i++) {
+                w.write(rows(mixed && i % 2 == 0 ? "a" : "X", offset++), null);
+            }
+            w.flush(false);
+        }
+        assertThat(String.join("", ch.accepted)).isEqualTo("a".repeat(3 * 20));
+        w.close();
+    }
+
+    @Test
+    void withDeadLetterTheTableRefusalRuleSendsTheRecordsOnAndTheJobGoesOn() throws Exception {
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> r.startsWith("X"), 395);
+        ClickHouseSinkWriter w = new ClickHouseSinkWriter(settings(Delivery.AT_LEAST_ONCE, Compression.NONE, 40, 1L << 30,
+                TableRefusalAction.DEAD_LETTER), ch, NO_TIMERS, metrics(), 0, FACTS, NO_LIVE_TABLES);
+        long offset = 0;
+        for (int batch = 0; batch < 5; batch++) {
+            for (int i = 0; i < 40; i++) {
+                w.write(rows("X", offset++), null);
+            }
+        }
+        w.write(rows("a", offset), null);
+        w.flush(false);
+        assertThat(ch.accepted).containsExactly("a");
+        w.close();
+    }
+
+    @Test
+    void aRefusalAboutTheTableStopsTheJobOnceWithoutSplitting() throws Exception {
+        List<String> tried = Collections.synchronizedList(new ArrayList<>());
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> tried.add(r) && r.contains("X"), 60); // UNKNOWN_TABLE
         ClickHouseSinkWriter w = writer(ch, 1000);
         w.write(rows("a", 0), null);
         w.write(rows("X", 1), null);
-        assertThatThrownBy(() -> w.flush(false)).isInstanceOf(IOException.class)
-                .hasMessageContaining("INSERT of 2 rows into `db`.`t` refused: Code: 60");
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> w.flush(false));
+        assertThat(t).isInstanceOf(IOException.class).hasMessageContaining("ClickHouse refuses the rows of `db`.`t` as a whole")
+                .hasMessageContaining("Code: 60");
+        assertThat(org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.isUnrecoverableError(t)).isTrue();
+        assertThat(tried).as("one INSERT, not split").containsExactly("aX");
+        w.close();
+    }
+
+    @Test
+    void atLeastOnceAColumnsRefusalOfATableThatChangedRestartsTheJobToReadItAgain() throws Exception {
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> true, 16); // NO_SUCH_COLUMN_IN_TABLE
+        ClickHouseSinkWriter w = new ClickHouseSinkWriter(settings(Delivery.AT_LEAST_ONCE, Compression.NONE, 1000, 1L << 30),
+                ch, NO_TIMERS, metrics(), 0, FACTS, table -> "other columns".getBytes(StandardCharsets.US_ASCII));
+        w.write(rows("a", 0), null);
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> w.flush(false));
+        assertThat(t).hasMessageContaining("the table's columns changed after the job read them; the job restarts");
+        assertThat(org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.isUnrecoverableError(t)).isFalse();
+        w.close();
+        // the same columns as the batch's: no restart would help
+        ClickHouseSinkWriter same = new ClickHouseSinkWriter(settings(Delivery.AT_LEAST_ONCE, Compression.NONE, 1000, 1L << 30),
+                ch, NO_TIMERS, metrics(), 0, FACTS, table -> HEADER);
+        same.write(rows("a", 0), null);
+        t = org.assertj.core.api.Assertions.catchThrowable(() -> same.flush(false));
+        assertThat(org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.isUnrecoverableError(t)).isTrue();
+        same.close();
+    }
+
+    @Test
+    void aBatchRefusedForMemoryIsSentInHalvesDownToWhatPasses() throws Exception {
+        // refuses bodies of more than 3 records for memory, as a server whose memory limit a large INSERT passes
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> r.length() > 3, 241) {
+            @Override
+            public long insert(String sql, Map<String, String> settings, Body body, Compression compression)
+                    throws IOException, InterruptedException {
+                try {
+                    return super.insert(sql, settings, body, compression);
+                } catch (ClickHouseException e) {
+                    throw new ClickHouseException(e.getMessage(), 500, 241, true); // retryable, as the real one
+                }
+            }
+        };
+        SinkMetrics m = metrics();
+        ClickHouseSinkWriter w = new ClickHouseSinkWriter(settings(Delivery.AT_LEAST_ONCE, Compression.LZ4, 1000, 1L << 30),
+                ch, NO_TIMERS, m, 0, FACTS, NO_LIVE_TABLES);
+        for (int i = 0; i < 10; i++) {
+            w.write(rows(Character.toString('a' + i), i), null);
+        }
+        w.flush(false);
+        assertThat(sortedChars(ch.accepted)).isEqualTo("abcdefghij");
+        assertThat(ch.accepted).allSatisfy(r -> assertThat(r.length()).isLessThanOrEqualTo(3));
+        assertThat(m.batchesSplit.getCount()).isEqualTo(3); // 10 -> 5 + 5 -> (2 + 3) + (2 + 3)
+        assertThat(ch.tokens).allSatisfy(t -> assertThat(t).matches(".*:[0-9a-f]{8}/\\d+-\\d+"));
         w.close();
     }
 }
