@@ -22,6 +22,7 @@ import io.tributary.sink.SinkTable;
 import io.tributary.tables.DecodeFunction;
 import io.tributary.tables.EncodedRows;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordBounds;
 import io.tributary.tables.SchemaFlavor;
 import io.tributary.tables.TableName;
 
@@ -113,7 +114,9 @@ public final class TributaryTopology {
                 records.process(
                                 new DecodeFunction(topics, config.get(KAFKA_ENCODING), config.get(CLICKHOUSE_SCHEMA),
                                         new ClickHouseCatalog(endpoint(config), config.get(CLICKHOUSE_DATABASE)),
-                                        config.runningTables()),
+                                        config.runningTables(),
+                                        new RecordBounds(config.get(DECODE_MAX_ROWS_PER_RECORD),
+                                                (int) (long) config.get(DECODE_MAX_BYTES_PER_RECORD))),
                                 TypeInformation.of(EncodedRows.class))
                         .uid(DECODE_UID)
                         .name("Decode OTLP")
