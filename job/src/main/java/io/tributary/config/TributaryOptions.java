@@ -8,6 +8,7 @@ import io.tributary.otlp.Signal;
 import io.tributary.sink.Delivery;
 import io.tributary.sink.TableRefusalAction;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordBounds;
 import io.tributary.tables.SchemaFlavor;
 
 import java.time.Duration;
@@ -47,6 +48,11 @@ public final class TributaryOptions {
             new Option<>("parallelism", null, "Job parallelism (source, and decode unless set); default: the cluster's parallelism.default", Options::positiveInt);
     public static final Option<Integer> DECODE_PARALLELISM =
             new Option<>("decode.parallelism", null, "Parallelism of the decode and sink operators; default: the job parallelism", Options::positiveInt);
+    // What one record may render; past either bound it is a dead letter.
+    public static final Option<Integer> DECODE_MAX_ROWS_PER_RECORD =
+            new Option<>(RecordBounds.MAX_ROWS_KEY, RecordBounds.DEFAULT_MAX_ROWS, "Rows one Kafka record may render, all its tables together; a record with more goes to the dead-letter topic", Options::positiveInt);
+    public static final Option<Long> DECODE_MAX_BYTES_PER_RECORD =
+            new Option<>(RecordBounds.MAX_BYTES_KEY, (long) RecordBounds.DEFAULT_MAX_BYTES, "Uncompressed RowBinary bytes one Kafka record may render, all its tables together (below 2 gb); a record with more goes to the dead-letter topic. The most heap a decoding slot holds for one record's rows", TributaryOptions::recordBytes);
     public static final Option<String> CLICKHOUSE_URL =
             new Option<>("clickhouse.url", "http://localhost:8123", "ClickHouse HTTP interface; several, comma-separated (replicas or proxies): INSERTs spread over the healthy ones, one that fails is taken out for a while", TributaryOptions::httpUrls);
     public static final Option<String> CLICKHOUSE_DATABASE =
@@ -173,6 +179,8 @@ public final class TributaryOptions {
                     DLQ_TOPIC,
                     PARALLELISM,
                     DECODE_PARALLELISM,
+                    DECODE_MAX_ROWS_PER_RECORD,
+                    DECODE_MAX_BYTES_PER_RECORD,
                     CLICKHOUSE_URL,
                     CLICKHOUSE_DATABASE,
                     CLICKHOUSE_USER,
@@ -213,6 +221,14 @@ public final class TributaryOptions {
         dlq.addAll(DLQ_KAFKA.all());
         out.addAll(out.indexOf(DLQ_TOPIC) + 1, dlq);
         return List.copyOf(out);
+    }
+
+    private static Long recordBytes(String s) {
+        long v = Options.positiveBytes(s);
+        if (v > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("must be below 2 gb (one buffer holds a record's rows)");
+        }
+        return v;
     }
 
     private static String httpUrls(String s) {

@@ -1,7 +1,5 @@
 package io.tributary.kafka;
 
-import org.apache.flink.api.common.serialization.SerializationSchema;
-import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -9,6 +7,8 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -36,10 +36,12 @@ import java.util.concurrent.TimeoutException;
  * <p>{@link #open} creates the topic when it is missing (one partition, the broker's replication
  * factor, {@code max.message.bytes} 64 MiB: dead letters are rare and can be large), as Kafka
  * Connect does for its dead-letter topics, and reads its size limit; a topic that cannot be created
- * fails the job at start, naming {@code dlq.topic}.
+ * fails the job at start, naming {@code dlq.topic}. The limit read there only saves sending what
+ * the topic would refuse: when it cannot be read (no {@code DESCRIBE_CONFIGS} right, no answer)
+ * or changes later, the letter the broker refuses as too large is sent again by {@link #resend},
+ * without its value.
  */
-public final class DeadLetterSerializer implements KafkaRecordSerializationSchema<DeadLetter> {
-    private static final long serialVersionUID = 1L;
+public final class DeadLetterSerializer {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterSerializer.class);
 
     public static final String ERROR_CLASS = "tributary.error.class";
@@ -50,6 +52,9 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
     public static final String SOURCE_TIMESTAMP = "tributary.source.timestamp";
     public static final String FAILED_AT = "tributary.failed.at";
     public static final String VALUE_OMITTED = "tributary.value.omitted";
+
+    /** Letters refused for size are sent again this many times, each time leaving out more. */
+    public static final int MAX_RESENDS = 2;
 
     /** Room kept for the key, the headers and the record overhead. */
     private static final int HEADROOM = 64 << 10;
@@ -101,11 +106,6 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
         return maxValueBytes;
     }
 
-    @Override
-    public void open(SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) throws Exception {
-        open();
-    }
-
     /** Creates the topic if missing and reads its {@code max.message.bytes}. */
     public void open() throws IOException {
         Properties p = new Properties();
@@ -153,13 +153,67 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
         }
     }
 
-    @Override
-    public ProducerRecord<byte[], byte[]> serialize(DeadLetter d, KafkaSinkContext context, Long timestamp) {
+    /** The letter: the original key, value and headers, and the {@code tributary.*} headers. */
+    public ProducerRecord<byte[], byte[]> serialize(DeadLetter d) {
         SourceRecord r = d.record;
         RecordHeaders headers = new RecordHeaders();
         for (int i = 0; i < r.headerKeys.length; i++) {
             headers.add(r.headerKeys[i], r.headerValues[i]);
         }
+        addTributaryHeaders(d, headers);
+        byte[] value = r.value;
+        if (value.length > maxValueBytes) {
+            headers.add(VALUE_OMITTED, utf8(value.length + " bytes, more than the " + maxValueBytes
+                    + " a dead letter's value may have here (the dead-letter topic's max.message.bytes and the"
+                    + " producer's max.request.size and buffer.memory, less room for the headers)"));
+            value = new byte[0];
+        }
+        return new ProducerRecord<>(topic, null, d.failedAt, r.key, value, headers);
+    }
+
+    /**
+     * Whether the broker (or the producer, by its own limits) refused a letter for its size:
+     * {@code MESSAGE_TOO_LARGE} or {@code RECORD_LIST_TOO_LARGE}. Such a letter is sent again by
+     * {@link #resend}; any other failure is not the letter's fault.
+     */
+    public static boolean refusedForSize(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof RecordTooLargeException || t instanceof RecordBatchTooLargeException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The letter sent again after the topic refused it for size {@code refusals} times ({@code 1..}
+     * {@value #MAX_RESENDS}), with {@code refusal} the last answer: first without the value, then
+     * also without the original key and headers, so only the {@code tributary.*} headers are left,
+     * a few KiB at most. {@link #VALUE_OMITTED} says what was left out and why.
+     */
+    public ProducerRecord<byte[], byte[]> resend(DeadLetter d, int refusals, Throwable refusal) {
+        if (refusals < 1 || refusals > MAX_RESENDS) {
+            throw new IllegalArgumentException("refusals: " + refusals);
+        }
+        SourceRecord r = d.record;
+        RecordHeaders headers = new RecordHeaders();
+        boolean keepKey = refusals == 1;
+        if (keepKey) {
+            for (int i = 0; i < r.headerKeys.length; i++) {
+                headers.add(r.headerKeys[i], r.headerValues[i]);
+            }
+        }
+        addTributaryHeaders(d, headers);
+        String answer = String.valueOf(refusal.getMessage());
+        headers.add(VALUE_OMITTED, utf8(r.value.length + " bytes" + (keepKey ? ""
+                : ", and the record's key and headers") + ", left out: the dead-letter topic refused the letter as too large ("
+                + refusal.getClass().getSimpleName() + ": "
+                + (answer.length() > MAX_MESSAGE_CHARS ? answer.substring(0, MAX_MESSAGE_CHARS) + "..." : answer) + ")"));
+        return new ProducerRecord<>(topic, null, d.failedAt, keepKey ? r.key : null, new byte[0], headers);
+    }
+
+    private static void addTributaryHeaders(DeadLetter d, RecordHeaders headers) {
+        SourceRecord r = d.record;
         String message = d.errorMessage.length() > MAX_MESSAGE_CHARS
                 ? d.errorMessage.substring(0, MAX_MESSAGE_CHARS) + "..."
                 : d.errorMessage;
@@ -170,14 +224,6 @@ public final class DeadLetterSerializer implements KafkaRecordSerializationSchem
         headers.add(SOURCE_OFFSET, utf8(Long.toString(r.offset)));
         headers.add(SOURCE_TIMESTAMP, utf8(Long.toString(r.timestamp)));
         headers.add(FAILED_AT, utf8(Instant.ofEpochMilli(d.failedAt).toString()));
-        byte[] value = r.value;
-        if (value.length > maxValueBytes) {
-            headers.add(VALUE_OMITTED, utf8(value.length + " bytes, more than the " + maxValueBytes
-                    + " a dead letter's value may have here (the dead-letter topic's max.message.bytes and the"
-                    + " producer's max.request.size and buffer.memory, less room for the headers)"));
-            value = new byte[0];
-        }
-        return new ProducerRecord<>(topic, null, d.failedAt, r.key, value, headers);
     }
 
     private static byte[] utf8(String s) {

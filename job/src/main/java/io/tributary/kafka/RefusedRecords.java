@@ -5,10 +5,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +23,8 @@ import java.util.concurrent.ExecutionException;
 /**
  * Dead letters for records whose rows ClickHouse refused for good. The sink keeps only where a
  * record came from, so the original is read back from Kafka by topic, partition and offset and
- * written to the dead-letter topic as the decode operator's dead letters are. Rare; thread-safe.
+ * written to the dead-letter topic as the decode operator's dead letters are; one the topic refuses
+ * as too large is sent again without its value, as {@link DeadLetterSink} does. Rare; thread-safe.
  */
 public final class RefusedRecords implements AutoCloseable {
 
@@ -34,6 +34,7 @@ public final class RefusedRecords implements AutoCloseable {
     private final KafkaConnection source;
     private final KafkaConnection deadLetters;
     private final String topic;
+    private final boolean readTopicLimit;
     private final Set<String> sent = new HashSet<>();
     private DeadLetterSerializer serializer;
     private KafkaConsumer<byte[], byte[]> consumer;
@@ -45,9 +46,18 @@ public final class RefusedRecords implements AutoCloseable {
      * @param topic the dead-letter topic; empty: log and drop
      */
     public RefusedRecords(KafkaConnection source, KafkaConnection deadLetters, String topic) {
+        this(source, deadLetters, topic, true);
+    }
+
+    /**
+     * @param readTopicLimit false leaves the topic's size limit unknown, as when {@code
+     *     describeConfigs} is denied: for the tests of the refused-for-size path
+     */
+    RefusedRecords(KafkaConnection source, KafkaConnection deadLetters, String topic, boolean readTopicLimit) {
         this.source = source;
         this.deadLetters = deadLetters;
         this.topic = topic;
+        this.readTopicLimit = readTopicLimit;
     }
 
     /**
@@ -68,11 +78,21 @@ public final class RefusedRecords implements AutoCloseable {
         }
         SourceRecord record = fetch(sourceTopic, partition, offset);
         DeadLetter d = new DeadLetter(record, error, System.currentTimeMillis());
-        try {
-            producer().send(serializer().serialize(d, null, null)).get();
-        } catch (ExecutionException e) {
-            sent.remove(where);
-            throw new IOException("cannot write dead letter for " + where + " to " + topic + ": " + e.getCause(), e.getCause());
+        ProducerRecord<byte[], byte[]> letter = serializer().serialize(d);
+        for (int refusals = 0; ; refusals++) {
+            try {
+                producer().send(letter).get();
+                break;
+            } catch (ExecutionException e) {
+                if (refusals < DeadLetterSerializer.MAX_RESENDS && DeadLetterSerializer.refusedForSize(e.getCause())) {
+                    LOG.warn("Dead letter of {} refused by {} as too large ({}): sending it again without its value",
+                            where, topic, e.getCause().getMessage());
+                    letter = serializer().resend(d, refusals + 1, e.getCause());
+                    continue;
+                }
+                sent.remove(where);
+                throw new IOException("cannot write dead letter for " + where + " to " + topic + ": " + e.getCause(), e.getCause());
+            }
         }
         LOG.warn("Record {} sent to {}: ClickHouse refused its rows: {}", where, topic, error.getMessage());
         return true;
@@ -86,7 +106,9 @@ public final class RefusedRecords implements AutoCloseable {
     private DeadLetterSerializer serializer() throws IOException {
         if (serializer == null) {
             DeadLetterSerializer s = new DeadLetterSerializer(topic, deadLetters.bootstrapServers(), deadLetters.properties());
-            s.open();
+            if (readTopicLimit) {
+                s.open();
+            }
             serializer = s;
         }
         return serializer;
@@ -134,13 +156,7 @@ public final class RefusedRecords implements AutoCloseable {
 
     private KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
-            Properties p = DeadLetterSerializer.producerProperties(deadLetters.properties());
-            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, deadLetters.bootstrapServers());
-            p.remove(ProducerConfig.CLIENT_ID_CONFIG);
-            p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-            p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-            p.put(ProducerConfig.ACKS_CONFIG, "all");
-            producer = new KafkaProducer<>(p);
+            producer = DeadLetterSink.producer(deadLetters);
         }
         return producer;
     }

@@ -2,6 +2,7 @@ package io.tributary.rowbinary;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * Appends values in ClickHouse's RowBinary format to a growable byte buffer.
@@ -16,11 +17,26 @@ import java.util.Arrays;
  */
 public final class RowBinaryWriter {
 
+    private static final int MAX_CAPACITY = Integer.MAX_VALUE - 8;
+
     private byte[] buf;
     private int pos;
+    private int limit = MAX_CAPACITY;
+    private Supplier<? extends RuntimeException> overLimit;
 
     public RowBinaryWriter(int initialCapacity) {
         this.buf = new byte[Math.max(16, initialCapacity)];
+    }
+
+    /**
+     * Refuses to grow past {@code maxSize} bytes: a write that would need a larger buffer throws
+     * what {@code overLimit} makes, before any memory is taken. Checked only when the buffer grows,
+     * so it costs nothing per value; the buffer never gets larger than {@code maxSize} (or its
+     * current capacity, if that is larger already).
+     */
+    public void limit(int maxSize, Supplier<? extends RuntimeException> overLimit) {
+        this.limit = Math.min(Math.max(maxSize, 0), MAX_CAPACITY);
+        this.overLimit = overLimit;
     }
 
     /** Number of bytes written since the last {@link #reset()}. */
@@ -204,17 +220,19 @@ public final class RowBinaryWriter {
     }
 
     private void ensure(int extra) {
-        if (pos + extra > buf.length) {
-            grow(pos + extra);
+        if (extra > buf.length - pos) {
+            grow((long) pos + extra);
         }
     }
 
-    private void grow(int min) {
-        long doubled = (long) buf.length << 1;
-        int cap = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(doubled, min));
-        if (cap < min) {
+    private void grow(long min) {
+        if (min > limit && overLimit != null) {
+            throw overLimit.get();
+        }
+        if (min > MAX_CAPACITY) {
             throw new IllegalStateException("RowBinary buffer cannot hold " + min + " bytes");
         }
-        buf = Arrays.copyOf(buf, cap);
+        long doubled = (long) buf.length << 1;
+        buf = Arrays.copyOf(buf, (int) Math.min(Math.max(limit, min), Math.max(doubled, min)));
     }
 }

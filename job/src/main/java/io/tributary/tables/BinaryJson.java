@@ -62,6 +62,13 @@ public final class BinaryJson {
     private static final byte[] JSON_TYPE = {0x30, 0x00, (byte) 0x80, 0x08, 0x20, 0x00, 0x00, 0x00};
     /** {@code JSON(max_dynamic_types=16, max_dynamic_paths=256)}: what ClickHouse infers in arrays of objects. */
     private static final byte[] ARRAY_ELEMENT_JSON_TYPE = {0x30, 0x00, (byte) 0x80, 0x02, 0x10, 0x00, 0x00, 0x00};
+    /**
+     * The most characters of paths one attribute list may flatten to (its JSON paths and its keys
+     * column together): far beyond real attributes, and a few tens of MiB of heap at most. Every
+     * path is written into the row, so more would pass {@code decode.max-bytes-per-record}'s
+     * default anyway; this stops the paths being made first.
+     */
+    static final int MAX_PATH_CHARS = 16 << 20;
     private static final double TWO_63 = 0x1p63;
     private static final double TWO_64 = 0x1p64;
 
@@ -77,8 +84,23 @@ public final class BinaryJson {
         private final Set<String> seen = new HashSet<>();
         private final Set<String> seenKeys = new HashSet<>();
         private final Set<String> seenTopKeys = new HashSet<>();
+        /** Characters of the paths made so far, against {@link #MAX_PATH_CHARS}. */
+        private long pathChars;
+
+        /**
+         * Counts a path made: nested maps repeat their key in the path of every leaf below them, so
+         * a long key over many leaves would make far more path text than the record holds.
+         */
+        private void charge(String path) {
+            pathChars += path.length();
+            if (pathChars > MAX_PATH_CHARS) {
+                throw new OversizedRecordException("attributes flatten to more than " + MAX_PATH_CHARS
+                        + " characters of JSON paths (nested maps under long keys), more than a JSON column takes here");
+            }
+        }
 
         void set(List<KeyValue> attributes) {
+            pathChars = 0;
             paths.clear();
             values.clear();
             keys.clear();
@@ -106,6 +128,7 @@ public final class BinaryJson {
                     continue;
                 }
                 String path = prefix == null ? key : prefix + '.' + key;
+                charge(path);
                 AnyValue v = kv.getValue();
                 if (v.getValueCase() == AnyValue.ValueCase.KVLIST_VALUE) {
                     flatten(path, v.getKvlistValue().getValuesList(), new HashSet<>());
@@ -123,6 +146,7 @@ public final class BinaryJson {
         private void collectKeys(String keyPrefix, List<KeyValue> kvs) {
             for (KeyValue kv : kvs) {
                 String keyPath = keyPrefix.isEmpty() ? kv.getKey() : keyPrefix + '.' + kv.getKey();
+                charge(keyPath);
                 if (kv.getValue().getValueCase() == AnyValue.ValueCase.KVLIST_VALUE) {
                     collectKeys(keyPath, kv.getValue().getKvlistValue().getValuesList());
                 } else if (seenKeys.add(keyPath)) {

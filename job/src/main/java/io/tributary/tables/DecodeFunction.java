@@ -31,7 +31,8 @@ import java.util.Map;
  * Decodes OTLP records and encodes them as rows of their signal's tables in RowBinary: one {@link
  * EncodedRows} out per table a record has rows for. The record's topic tells its signal. A record
  * that cannot be decoded is counted, logged with its coordinates and the reason, and emitted to
- * the {@link #DEAD_LETTERS} side output; the stream goes on.
+ * the {@link #DEAD_LETTERS} side output; the stream goes on. So is a record that would render more
+ * than its {@link RecordBounds}: rendering stops at the first row past them.
  */
 public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedRows> {
     private static final long serialVersionUID = 1L;
@@ -46,6 +47,7 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
     private final SchemaFlavor flavor;
     private final TableCatalog catalog;
     private final EnumMap<OtelTable, TableName> tables;
+    private final RecordBounds bounds;
 
     private transient Map<String, Decoder> decoders;
     private transient Map<Signal, Decoder> bySignal;
@@ -59,15 +61,22 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
      * @param flavor the tables' schema flavour
      * @param catalog where the tables' columns are read when the operator opens
      * @param tables the names of the tables of the signals that run
+     * @param bounds how many rows and bytes one record may render
      */
     public DecodeFunction(TopicSelection topics, Encoding encoding, SchemaFlavor flavor, TableCatalog catalog,
-            Map<OtelTable, TableName> tables) {
+            Map<OtelTable, TableName> tables, RecordBounds bounds) {
         this.topics = topics;
+        this.bounds = bounds;
         this.encoding = encoding;
         this.flavor = flavor;
         this.catalog = catalog;
         this.tables = new EnumMap<>(OtelTable.class);
         this.tables.putAll(tables);
+    }
+
+    /** How many rows and bytes one record may render. */
+    public RecordBounds bounds() {
+        return bounds;
     }
 
     /** A signal's transcoder and metrics, and a topic's share of the metrics. */
@@ -80,7 +89,7 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
         layouts = layouts();
         bySignal = new EnumMap<>(Signal.class);
         decoders = new HashMap<>();
-        rows = new TableRows(layouts);
+        rows = new TableRows(layouts, bounds);
     }
 
     /**

@@ -6,9 +6,8 @@ import io.tributary.clickhouse.ClickHouseCatalog;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.kafka.DeadLetter;
-import io.tributary.kafka.DeadLetterSerializer;
+import io.tributary.kafka.DeadLetterSink;
 import io.tributary.kafka.EndOffsets;
-import io.tributary.kafka.KafkaConnection;
 import io.tributary.kafka.ResumableKafkaSource;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.kafka.SourceRecordDeserializer;
@@ -22,6 +21,7 @@ import io.tributary.sink.SinkTable;
 import io.tributary.tables.DecodeFunction;
 import io.tributary.tables.EncodedRows;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordBounds;
 import io.tributary.tables.SchemaFlavor;
 import io.tributary.tables.TableName;
 
@@ -31,8 +31,6 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.connector.base.DeliveryGuarantee;
-import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -113,7 +111,9 @@ public final class TributaryTopology {
                 records.process(
                                 new DecodeFunction(topics, config.get(KAFKA_ENCODING), config.get(CLICKHOUSE_SCHEMA),
                                         new ClickHouseCatalog(endpoint(config), config.get(CLICKHOUSE_DATABASE)),
-                                        config.runningTables()),
+                                        config.runningTables(),
+                                        new RecordBounds(config.get(DECODE_MAX_ROWS_PER_RECORD),
+                                                (int) (long) config.get(DECODE_MAX_BYTES_PER_RECORD))),
                                 TypeInformation.of(EncodedRows.class))
                         .uid(DECODE_UID)
                         .name("Decode OTLP")
@@ -129,20 +129,13 @@ public final class TributaryTopology {
     }
 
     /**
-     * The dead-letter sink: the same Kafka cluster and client properties as the source, at least
-     * once (the producer is flushed before each checkpoint completes, so a record's offset is
-     * never committed before its dead letter is stored).
+     * The dead-letter sink: the cluster of {@code dlq.kafka.*} (by default the one the job reads),
+     * at least once (every letter is acknowledged before each checkpoint completes, so a record's
+     * offset is never committed before its dead letter is stored); a letter the topic refuses as
+     * too large is sent again without its value.
      */
-    public static KafkaSink<DeadLetter> deadLetterSink(TributaryConfig config) {
-        // a dead letter is as large as the record it carries
-        KafkaConnection kafka = config.deadLetterKafka();
-        Properties producer = DeadLetterSerializer.producerProperties(kafka.properties());
-        return KafkaSink.<DeadLetter>builder()
-                .setBootstrapServers(kafka.bootstrapServers())
-                .setKafkaProducerConfig(producer)
-                .setRecordSerializer(new DeadLetterSerializer(config.get(DLQ_TOPIC), kafka.bootstrapServers(), kafka.properties()))
-                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
-                .build();
+    public static DeadLetterSink deadLetterSink(TributaryConfig config) {
+        return new DeadLetterSink(config.get(DLQ_TOPIC), config.deadLetterKafka());
     }
 
     private static void configure(StreamExecutionEnvironment env, TributaryConfig config) {

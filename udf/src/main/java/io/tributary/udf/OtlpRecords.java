@@ -5,6 +5,7 @@ import io.tributary.otlp.Signal;
 import io.tributary.rowbinary.RowBinaryReader;
 import io.tributary.tables.DecodeFunction;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordBounds;
 import io.tributary.tables.SchemaFlavor;
 import io.tributary.tables.TableLayouts;
 import io.tributary.tables.TableRows;
@@ -18,7 +19,9 @@ import java.util.List;
  * Turns one Kafka record of a signal (OTLP protobuf or OTLP/JSON, told apart per record as the job
  * does, {@code kafka.encoding = auto}) into the rows the job writes for it, as Flink's internal
  * rows of {@link OtlpRowType}. The job's decoder encodes the rows; this reads them back, so the values
- * are the job's. One instance belongs to one task (it reuses its buffers).
+ * are the job's. A record is bounded as the job bounds it, by the defaults of {@link RecordBounds}:
+ * one that would render more rows or bytes fails ({@code OversizedRecordException}) as an
+ * undecodable one does. One instance belongs to one task (it reuses its buffers).
  */
 public final class OtlpRecords {
 
@@ -30,7 +33,7 @@ public final class OtlpRecords {
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.MAP);
         this.type = OtlpRowType.of(signal);
         this.transcoder = DecodeFunction.transcoder(signal, Encoding.AUTO, layouts);
-        this.rows = new TableRows(layouts);
+        this.rows = new TableRows(layouts, RecordBounds.DEFAULT);
     }
 
     public OtlpRowType type() {
