@@ -122,11 +122,19 @@ public final class SchemaManager {
     /** Runs the placed {@link #statements} against the server. */
     public static void create(ClickHouseEndpoint endpoint, TributaryConfig config, Placement placement, Duration ttl,
             boolean distributed) throws IOException, InterruptedException {
-        Map<String, String> settings =
-                config.get(TributaryOptions.CLICKHOUSE_SCHEMA) == SchemaFlavor.JSON
-                        ? Map.of("enable_json_type", "1")
-                        : Map.of();
         try (ClickHouseClient client = new ClickHouseClient(endpoint, Duration.ofMinutes(1))) {
+            Map<String, String> settings = Map.of();
+            if (config.get(TributaryOptions.CLICKHOUSE_SCHEMA) == SchemaFlavor.JSON) {
+                // the JSON column type: GA in 25.3; before that behind a setting this job does not send
+                String[] json = client.query("SELECT version(), (SELECT count() FROM system.data_type_families WHERE name ="
+                        + " 'JSON'), (SELECT count() FROM system.settings WHERE name = 'enable_json_type') FORMAT TSVRaw")
+                        .strip().split("\t");
+                if (json.length < 3 || json[1].equals("0")) {
+                    throw new IOException("clickhouse.schema = json needs the JSON column type, which ClickHouse "
+                            + json[0] + " does not have (25.3 and later do); use clickhouse.schema = map");
+                }
+                settings = json[2].equals("0") ? Map.of() : Map.of("enable_json_type", "1");
+            }
             for (String sql : statements(config, placement, ttl, distributed)) {
                 client.execute(sql, settings);
             }

@@ -82,4 +82,66 @@ class ClickHouseClientTest {
         assertThat(auth.retryable()).isFalse();
         assertThat(auth).hasMessageContaining("(code 516) refusing user 'writer'");
     }
+
+    /**
+     * Closing a client ends the threads it started: at once its request threads (before, the JDK's
+     * default executor kept them for a minute), and its selector once the client is collected
+     * (at once on Java 21+). A task restarted 20 times must not leave 20 clients' threads behind,
+     * each keeping the job's class loader.
+     */
+    @Test
+    void closeEndsTheThreadsTheClientStarted() throws Exception {
+        status.set(200);
+        code.set(null);
+        java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+        java.lang.ref.WeakReference<ClickHouseClient> ref = useAndClose(before);
+        assertThat(awaitNone(before, t -> true, 15_000)).as("threads alive once the client is collected").isEmpty();
+        assertThat(ref.get()).isNull();
+    }
+
+    /** A client that sent concurrent requests and was closed, no longer referenced but weakly. */
+    private java.lang.ref.WeakReference<ClickHouseClient> useAndClose(java.util.Set<Thread> before) throws Exception {
+        ClickHouseClient c = new ClickHouseClient(
+                new ClickHouseEndpoint("http://127.0.0.1:" + server.getAddress().getPort(), "writer", null, null),
+                Duration.ofSeconds(5));
+        java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(8);
+        java.util.List<java.util.concurrent.Future<String>> calls = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) { // concurrent requests: the client's executor runs several threads
+            calls.add(callers.submit(() -> c.query("SELECT 1")));
+        }
+        for (java.util.concurrent.Future<String> f : calls) {
+            f.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        callers.shutdown();
+        assertThat(callers.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(started(before)).as("the client's threads while it works").isNotEmpty();
+        c.close();
+        assertThat(awaitNone(before, t -> !t.getName().contains("SelectorManager"), 2_000))
+                .as("request threads alive after close").isEmpty();
+        return new java.lang.ref.WeakReference<>(c);
+    }
+
+    /** Threads started since {@code before} (ForkJoin workers of the test itself aside), alive now. */
+    private static java.util.List<Thread> started(java.util.Set<Thread> before) {
+        java.util.List<Thread> out = new java.util.ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (!before.contains(t) && t.isAlive() && !t.getName().startsWith("ForkJoinPool")) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /** Waits up to {@code millis} (collecting garbage) until no started thread matches; returns those left. */
+    private static java.util.List<String> awaitNone(java.util.Set<Thread> before, java.util.function.Predicate<Thread> which,
+            long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        java.util.List<String> left;
+        do {
+            System.gc();
+            Thread.sleep(100);
+            left = started(before).stream().filter(which).map(Thread::getName).toList();
+        } while (!left.isEmpty() && System.nanoTime() < deadline);
+        return left;
+    }
 }

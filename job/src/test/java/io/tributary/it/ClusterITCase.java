@@ -207,6 +207,79 @@ class ClusterITCase {
         }
     }
 
+    /**
+     * What a cancelled job leaves on the TaskManager: the job is submitted and cancelled 20 times
+     * (each run writing rows, and cancelled with batches open), and the TaskManager's live threads,
+     * direct memory and loaded classes (after a full GC) must not grow from the 5th run to the 20th.
+     * A run that left a thread behind would keep its class loader, and with it every class of the
+     * job jar, alive.
+     */
+    @Test
+    void cancelledAndSubmittedAgainTwentyTimesTheTaskManagerKeepsNothingOfTheRuns() throws Exception {
+        Pipeline p = Pipeline.create();
+        String jarId = upload(JAR);
+        String tm = shell("_svc_settings && _svc_pid flink-taskmanager").strip();
+        try {
+            long[] before = null;
+            for (int run = 1; run <= 20; run++) {
+                UniqueSpans.produce(p.topic, 4, (long) run * 500, 100_000, new AtomicBoolean(), new AtomicLong());
+                // batches open for a minute: the cancel meets them open
+                String job = run(jarId, p.args("--sink.batch.max-age", "60s", "--checkpoint.interval", "1h"), 2, null);
+                awaitRunning(job);
+                Thread.sleep(500);
+                cancel(job);
+                if (run == 5) {
+                    before = taskManager(tm);
+                }
+            }
+            long[] after = taskManager(tm);
+            System.out.printf("TaskManager after runs 5 and 20 (cancelled, full GC): threads %d, %d; direct memory %,d, %,d"
+                    + " bytes; classes loaded %,d, %,d%n", before[0], after[0], before[1], after[1], before[2], after[2]);
+            assertThat(after[0] - before[0]).as("threads").isLessThanOrEqualTo(2);
+            assertThat(after[1] - before[1]).as("direct memory").isLessThan(16L << 20);
+            assertThat(after[2] - before[2]).as("classes (a run's class loader kept alive keeps thousands)")
+                    .isLessThan(500);
+        } finally {
+            HTTP.send(HttpRequest.newBuilder(rest("/jars/" + jarId)).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+            p.drop();
+        }
+    }
+
+    /**
+     * {threads, direct memory used, classes loaded now} of the TaskManager after full GCs (with a
+     * pause for threads that end when their objects are collected): threads and classes from the
+     * JVM's own counters (jcmd PerfCounter.print), direct memory from Flink's JVM metrics.
+     */
+    private static long[] taskManager(String pid) throws Exception {
+        for (int i = 0; i < 2; i++) {
+            jcmd(pid, "GC.run");
+            Thread.sleep(3_500); // a JDK HTTP client's selector thread ends a few seconds after its client is collected
+        }
+        Map<String, Long> perf = new HashMap<>();
+        for (String line : jcmd(pid, "PerfCounter.print").split("\n")) {
+            String[] kv = line.split("=", 2);
+            if (kv.length == 2 && kv[1].matches("\\d+")) {
+                perf.put(kv[0].strip(), Long.parseLong(kv[1]));
+            }
+        }
+        String id = get("/taskmanagers").path("taskmanagers").get(0).path("id").asText();
+        Thread.sleep(11_000); // the REST metrics are fetched every 10 s
+        long direct = -1;
+        for (JsonNode n : get("/taskmanagers/" + id + "/metrics?get=Status.JVM.Memory.Direct.MemoryUsed")) {
+            direct = Long.parseLong(n.path("value").asText());
+        }
+        return new long[] {perf.get("java.threads.live"), direct,
+            perf.get("java.cls.loadedClasses") - perf.get("java.cls.unloadedClasses")};
+    }
+
+    private static String jcmd(String pid, String command) throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), pid, command)
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+        return out;
+    }
+
     /** A topic, a database with the traces tables, and the job's settings for them. */
     private record Pipeline(String topic, String db) {
         static Pipeline create() throws Exception {

@@ -40,8 +40,11 @@ import java.util.concurrent.TimeUnit;
  */
 class RefusedRowsITCase {
 
+    static final org.apache.flink.runtime.testutils.InMemoryReporter REPORTER =
+            org.apache.flink.runtime.testutils.InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
-    static final MiniClusterExtension FLINK = RealServices.miniCluster(2);
+    static final MiniClusterExtension FLINK = RealServices.miniCluster(2, REPORTER);
 
     @Test
     void refusedRecordsBecomeDeadLettersAndTheRestIsWritten() throws Exception {
@@ -213,6 +216,53 @@ class RefusedRowsITCase {
             assertThat(letters.subList(100, letters.size()).stream().map(ConsumerRecord::value))
                     .as("the second run: every record, once").containsExactlyInAnyOrderElementsOf(records);
             assertThat(RealServices.count(db, "otel_traces")).isZero();
+        } finally {
+            RealServices.dropDatabases(db);
+        }
+    }
+
+    /**
+     * A batch larger than the server lets one query use (the user {@code tributary_small_memory}
+     * of bin/lib/services.sh: 40 MB; its INSERTs of 20 MB of rows fail with MEMORY_LIMIT_EXCEEDED,
+     * of 10 MB pass) is sent in halves after three refusals, and every row lands once. Before,
+     * the refusal was retried as it was until the attempts ran out, then the job failed and
+     * replayed the same batch, forever.
+     */
+    @Test
+    void aBatchRefusedForMemoryIsSentInHalvesAndLandsOnce() throws Exception {
+        String topic = RealServices.uniqueName("it_refused_memory");
+        String db = RealServices.uniqueName("it_refused_memory");
+        RealServices.createTopic(topic, 1);
+        List<byte[]> records = new ArrayList<>();
+        String padding = "m".repeat(1000);
+        for (int r = 0; r < 320; r++) { // 32,000 spans of about 1.3 KB: 40 MB of rows in one batch
+            ScopeSpans.Builder ss = ScopeSpans.newBuilder();
+            for (int i = 0; i < 100; i++) {
+                ss.addSpans(Span.newBuilder()
+                        .setTraceId(ByteString.copyFrom(new byte[] {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, (byte) (r >> 8), (byte) r}))
+                        .setSpanId(ByteString.copyFrom(new byte[] {8, 8, 8, 8, (byte) (r >> 8), (byte) r, 0, (byte) i}))
+                        .setName("big").setStartTimeUnixNano(1_700_000_000_000_000_000L + r)
+                        .addAttributes(kv("padding", str(padding + r + "/" + i))));
+            }
+            records.add(ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
+                    .setResource(Resource.newBuilder().addAttributes(kv("service.name", str("memory"))))
+                    .addScopeSpans(ss)).build().toByteArray());
+        }
+        RealServices.produce(topic, records);
+        try {
+            TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(args(topic, "", db),
+                    "--clickhouse.user", "tributary_small_memory", "--sink.batch.max-bytes", "256 mb",
+                    "--sink.retry.initial-backoff", "50ms", "--flink.restart-strategy.type", "none"));
+            SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+            io.tributary.topology.TributaryTopology.build(env, config);
+            org.apache.flink.api.common.JobExecutionResult result = env.execute("refused for memory");
+            assertThat(RealServices.clickHouse().query("SELECT count(), uniqExact(SpanId), min(length(SpanAttributes['padding']))"
+                    + " FROM `" + db + "`.otel_traces FORMAT TSV")).isEqualTo("32000\t32000\t1003\n");
+            assertThat(RealServices.counter(REPORTER, result.getJobID(), "<endpoint>", null, "batchesSplit"))
+                    .as("sent in halves").isPositive();
+            assertThat(RealServices.counter(REPORTER, result.getJobID(), "<cause>", "memory", "insertRetries"))
+                    .as("retried for memory first").isPositive();
         } finally {
             RealServices.dropDatabases(db);
         }
