@@ -78,7 +78,14 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
             throw new IOException("a batch in the checkpoint is for table " + kind + ", which this release does not"
                     + " write; restore with the release that took the checkpoint", e);
         }
-        Compression compression = Compression.valueOf(in.readUTF());
+        String codec = in.readUTF();
+        Compression compression;
+        try {
+            compression = Compression.valueOf(codec);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("a batch in the checkpoint is compressed with " + codec + ", which this release does"
+                    + " not know", e);
+        }
         String token = null;
         byte[] header = null;
         if (version >= 2) {
@@ -86,13 +93,14 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
             if (token.isEmpty()) {
                 token = null;
             }
-            header = new byte[in.readInt()];
+            header = new byte[length(in, 1, "header")];
             in.readFully(header);
         }
         int rawBytes = in.readInt();
         int rows = in.readInt();
         long checksum = in.readLong();
-        int n = in.readInt();
+        // a record takes 22 bytes at least: every count is held to the bytes that are left
+        int n = length(in, 22, "record count");
         String[] topics = new String[n];
         int[] partitions = new int[n];
         long[] offsets = new long[n];
@@ -104,10 +112,31 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
             offsets[i] = in.readLong();
             rowCounts[i] = in.readInt();
             lengths[i] = in.readInt();
+            if (rowCounts[i] < 0 || lengths[i] < 0) {
+                throw new IOException("a batch in the checkpoint is damaged: a record with " + rowCounts[i] + " rows of "
+                        + lengths[i] + " bytes");
+            }
         }
-        byte[] body = new byte[in.readInt()];
+        byte[] body = new byte[length(in, 1, "body length")];
         in.readFully(body);
+        if (n == 0 || rows < 0 || rawBytes < 0) {
+            throw new IOException("a batch in the checkpoint is damaged: " + n + " records, " + rows + " rows, "
+                    + rawBytes + " bytes");
+        }
         return new SealedBatch(table, compression, header, Body.of(body), rawBytes, rows, checksum, token, topics, partitions,
                 offsets, rowCounts, lengths);
+    }
+
+    /**
+     * A length or count read from the state, refused as damage when negative or larger than what
+     * is left could hold at {@code bytesEach} bytes per element.
+     */
+    private static int length(DataInputDeserializer in, int bytesEach, String what) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || (long) n * bytesEach > in.available()) {
+            throw new IOException("a batch in the checkpoint is damaged: its " + what + " is " + n + " with "
+                    + in.available() + " bytes left");
+        }
+        return n;
     }
 }
