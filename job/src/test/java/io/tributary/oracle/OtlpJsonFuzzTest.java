@@ -27,9 +27,11 @@ import java.util.Arrays;
  * Coverage-guided fuzzing of the OTLP/JSON reader ({@code OtlpJsonParser} behind {@link
  * OtlpDecoder}): the first byte picks the signal, the rest is the record. The reader either refuses
  * it as documented (malformed JSON, JSON that is not OTLP), and then so does the job's transcoder,
- * or it reads a request that survives protobuf encoding unchanged, (1) the job's transcoder turns into exactly the rows the oracle
- * writes for it (traces, logs), or as many rows as it has points (metrics), and (2) whose
- * collector JSON form, written by {@link OtlpJsonWriter}, reads back into the same rows.
+ * or it reads a request that (1) survives protobuf encoding unchanged, as the job's JSON path
+ * encodes it, (2) the job's transcoder turns into exactly the rows the oracle writes for it
+ * (traces, logs) or one row per point (metrics), and (3) whose collector JSON form, written by
+ * {@link OtlpJsonWriter}, reads back into the same rows. The dictionary holds OTLP/JSON's keys
+ * (in libFuzzer's syntax, where a backslash is written twice).
  */
 class OtlpJsonFuzzTest {
 
@@ -57,7 +59,7 @@ class OtlpJsonFuzzTest {
         "\"severityNumber\"", "\"severityText\"", "\"body\"", "\"flags\"", "\"events\"", "\"links\"", "\"status\"",
         "\"code\"", "\"message\"", "\"gauge\"", "\"sum\"", "\"histogram\"", "\"exponentialHistogram\"", "\"summary\"",
         "\"dataPoints\"", "\"asDouble\"", "\"asInt\"", "\"bucketCounts\"", "\"explicitBounds\"", "\"exemplars\"",
-        "\"NaN\"", "\"Infinity\"", "\"-Infinity\"", "\"18446744073709551615\"", "\\u0000", "\\ud800", "null", "true"})
+        "\"NaN\"", "\"Infinity\"", "\"-Infinity\"", "\"18446744073709551615\"", "\\\\u0000", "\\\\ud800", "null", "true"})
     void readsOtlpJsonAsTheCollectorDoesOrRefusesIt(byte[] input) throws Exception {
         if (input.length == 0) {
             return;
