@@ -1,5 +1,6 @@
 package io.tributary.kafka;
 
+import org.apache.flink.connector.kafka.source.enumerator.KafkaSourceEnumState;
 import org.apache.flink.connector.kafka.source.enumerator.KafkaSourceEnumStateSerializer;
 import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
@@ -45,10 +46,14 @@ public final class ResumableEnumStateSerializer implements SimpleVersionedSerial
         return out.getCopyOfBuffer();
     }
 
+    /**
+     * @throws IOException for a state this release cannot read: an unknown version, or bytes that
+     *     are cut or damaged (never a runtime exception, nor an allocation the bytes do not hold)
+     */
     @Override
     public ResumableEnumState deserialize(int version, byte[] serialized) throws IOException {
         if (version < FIRST_OWN_VERSION) {
-            return new ResumableEnumState(kafka.deserialize(version, serialized), List.of());
+            return new ResumableEnumState(kafka(version, serialized), List.of());
         }
         if (version != VERSION) {
             throw new IOException("unknown version " + version + " of the Kafka source's enumerator state (this"
@@ -57,15 +62,45 @@ public final class ResumableEnumStateSerializer implements SimpleVersionedSerial
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         int innerVersion = in.readInt();
-        byte[] inner = new byte[in.readInt()];
+        int innerLength = in.readInt();
+        if (innerLength < 0 || innerLength > in.available()) {
+            throw damaged("its Kafka part claims " + innerLength + " bytes, " + in.available() + " are left");
+        }
+        byte[] inner = new byte[innerLength];
         in.readFully(inner);
         int n = in.readInt();
+        // a position is at least a topic name's length, a partition and an offset
+        if (n < 0 || n > in.available() / (2 + 4 + 8)) {
+            throw damaged("it claims " + n + " handed-back positions in " + in.available() + " bytes");
+        }
         List<KafkaPartitionSplit> handedBack = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             String topic = in.readUTF();
             int partition = in.readInt();
-            handedBack.add(new KafkaPartitionSplit(new TopicPartition(topic, partition), in.readLong()));
+            long offset = in.readLong();
+            try {
+                handedBack.add(new KafkaPartitionSplit(new TopicPartition(topic, partition), offset));
+            } catch (RuntimeException e) {
+                throw damaged("handed-back position " + i + ": " + e.getMessage(), e);
+            }
         }
-        return new ResumableEnumState(kafka.deserialize(innerVersion, inner), handedBack);
+        return new ResumableEnumState(kafka(innerVersion, inner), handedBack);
+    }
+
+    /** The connector's state, whose reader throws runtime exceptions for damaged bytes. */
+    private KafkaSourceEnumState kafka(int version, byte[] serialized) throws IOException {
+        try {
+            return kafka.deserialize(version, serialized);
+        } catch (RuntimeException e) {
+            throw damaged("the Kafka connector cannot read its part (version " + version + "): " + e, e);
+        }
+    }
+
+    private static IOException damaged(String why) {
+        return damaged(why, null);
+    }
+
+    private static IOException damaged(String why, Throwable cause) {
+        return new IOException("the Kafka source's enumerator state in the checkpoint is cut or damaged: " + why, cause);
     }
 }

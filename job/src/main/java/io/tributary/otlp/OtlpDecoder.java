@@ -2,6 +2,7 @@ package io.tributary.otlp;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import com.google.protobuf.UnsafeByteOperations;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,18 +32,14 @@ public final class OtlpDecoder<M extends Message> {
     @SuppressWarnings("unchecked")
     public M decode(byte[] value) throws IOException {
         if (encoding.of(value) == Encoding.OTLP_JSON) {
+            // invalid UTF-8, which the collector accepts, gets U+FFFD in place of what is not UTF-8
+            // (as in protobuf records) before Jackson sees it: Jackson refuses some of it, and reads
+            // some (an overlong four-byte form) as broken UTF-16 without complaint
+            byte[] json = UnsafeByteOperations.unsafeWrap(value).isValidUtf8()
+                    ? value : new String(value, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
             try {
-                return OtlpJsonParser.parse(value, 0, value.length, defaultInstance);
+                return OtlpJsonParser.parse(json, 0, json.length, defaultInstance);
             } catch (com.fasterxml.jackson.core.JacksonException e) {
-                if (String.valueOf(e.getOriginalMessage()).startsWith("Invalid UTF-8")) {
-                    // read it as the collector does, with U+FFFD for what is not UTF-8
-                    byte[] valid = new String(value, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
-                    try {
-                        return OtlpJsonParser.parse(valid, 0, valid.length, defaultInstance);
-                    } catch (com.fasterxml.jackson.core.JacksonException again) {
-                        throw new IOException("invalid OTLP/JSON: " + again.getOriginalMessage(), again);
-                    }
-                }
                 throw new IOException("invalid OTLP/JSON: " + e.getOriginalMessage(), e);
             }
         }

@@ -49,7 +49,33 @@ final class OtlpJson {
         if (t != JsonToken.VALUE_STRING) {
             throw new InvalidOtlpException("must be a string, got " + describe(t));
         }
-        return p.getText();
+        return wellFormed(p.getText());
+    }
+
+    /**
+     * {@code s} with each surrogate that is not half of a pair replaced by U+FFFD, as the collector
+     * reads an escaped one ({@code "\\ud800"}); protobuf-java would write it as '?'.
+     */
+    static String wellFormed(String s) {
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            if (Character.isSurrogate(s.charAt(i))) {
+                return replaceUnpaired(s, i);
+            }
+        }
+        return s;
+    }
+
+    private static String replaceUnpaired(String s, int from) {
+        char[] c = s.toCharArray();
+        for (int i = from; i < c.length; i++) {
+            if (Character.isHighSurrogate(c[i]) && i + 1 < c.length && Character.isLowSurrogate(c[i + 1])) {
+                i++;
+            } else if (Character.isSurrogate(c[i])) {
+                c[i] = '\uFFFD';
+            }
+        }
+        return new String(c);
     }
 
     /**
@@ -72,14 +98,19 @@ final class OtlpJson {
         int off = p.getTextOffset();
         byte[] out = new byte[length];
         for (int i = 0; i < length; i++) {
-            int hi = Character.digit(c[off + 2 * i], 16);
-            int lo = Character.digit(c[off + 2 * i + 1], 16);
+            int hi = hexDigit(c[off + 2 * i]);
+            int lo = hexDigit(c[off + 2 * i + 1]);
             if (hi < 0 || lo < 0) {
                 throw new InvalidOtlpException("is not valid hex: " + p.getText());
             }
             out[i] = (byte) ((hi << 4) | lo);
         }
         return UnsafeByteOperations.unsafeWrap(out);
+    }
+
+    /** An ASCII hex digit's value, or -1: the collector takes no other digits ({@code Character.digit} would). */
+    private static int hexDigit(char c) {
+        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
     }
 
     /**
@@ -147,6 +178,12 @@ final class OtlpJson {
         String s = p.getText().trim();
         if (s.isEmpty()) {
             throw new InvalidOtlpException("is an empty string, not an integer");
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) > 0x7F) {
+                // BigDecimal reads the digits of every script; the collector reads ASCII ones only
+                throw new InvalidOtlpException("is not an integer: " + s);
+            }
         }
         try {
             return exact(new BigDecimal(s), unsigned);

@@ -120,8 +120,9 @@ public final class RowBinaryReader {
     /** The element count of an {@code Array(T)} or the entry count of a {@code Map(K, V)}. */
     public int readLength() {
         long n = readVarUInt();
-        if (n > end - pos) { // every element takes at least one byte
-            throw new IllegalArgumentException("length " + n + " at " + pos + " exceeds the " + (end - pos) + " bytes left");
+        // every element takes at least one byte; unsigned, so a length of 2^63 or more is negative here
+        if (n < 0 || n > end - pos) {
+            throw new IllegalArgumentException("length " + Long.toUnsignedString(n) + " at " + pos + " exceeds the " + (end - pos) + " bytes left");
         }
         return (int) n;
     }

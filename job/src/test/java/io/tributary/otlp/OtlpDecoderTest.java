@@ -78,4 +78,50 @@ class OtlpDecoderTest {
         assertThatThrownBy(() -> decoder.decode("{\"resourceLogs\":[".getBytes(StandardCharsets.US_ASCII)))
                 .isInstanceOf(IOException.class).hasMessageStartingWith("invalid OTLP/JSON: ");
     }
+
+    private String jsonBody(byte[] json) throws IOException {
+        String s = decoder.decode(json).getResourceLogs(0).getScopeLogs(0).getLogRecords(0).getBody().getStringValue();
+        // as the job's JSON path hands it on: encoded as protobuf, which must not change it
+        assertThat(AnyValue.newBuilder().setStringValue(s).build().toByteString().isValidUtf8()).as("well-formed").isTrue();
+        return s;
+    }
+
+    /**
+     * Found by OtlpJsonFuzzTest: Jackson reads some invalid UTF-8 without complaint, as broken
+     * UTF-16 (which protobuf-java then wrote as '?', logging a stack trace per record). Such a
+     * sequence reads as other invalid UTF-8 reads here, in protobuf records too: U+FFFD for each
+     * malformed part, as Java's decoder finds them.
+     */
+    @Test
+    void invalidUtf8ThatJacksonLetsThroughBecomesReplacementCharactersToo() throws IOException {
+        byte[][] bad = {
+            {(byte) 0xF0, (byte) 0x8F, (byte) 0x98, (byte) 0x80}, // U+F600 overlong, in four bytes
+            {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, // the surrogate U+D800 encoded as if a character
+            {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, // above U+10FFFF
+        };
+        String[] read = {"a\uFFFD\uFFFD\uFFFD\uFFFDb", "a\uFFFDb", "a\uFFFD\uFFFD\uFFFD\uFFFDb"};
+        for (int i = 0; i < bad.length; i++) {
+            byte[] json = ("{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"a" + "@".repeat(bad[i].length)
+                    + "b\"}}]}]}]}").getBytes(StandardCharsets.US_ASCII);
+            patch(json, "@".repeat(bad[i].length), bad[i]);
+            assertThat(jsonBody(json)).as("case %d", i).isEqualTo(read[i]);
+        }
+    }
+
+    /** Found by OtlpJsonFuzzTest: an escaped surrogate without its pair reads as U+FFFD, as the collector reads it. */
+    @Test
+    void anUnpairedSurrogateEscapeIsAReplacementCharacter() throws IOException {
+        String[][] cases = {
+            {"a\\ud800b", "a\uFFFDb"},
+            {"a\\udc00", "a\uFFFD"},
+            {"\\ud83d\\ude00", "\ud83d\ude00"}, // a pair is one character
+            {"\\ude00\\ud83d", "\uFFFD\uFFFD"}, // the wrong way round is two broken halves
+            {"\\ud83d\\ud83d\\ude00", "\uFFFD\ud83d\ude00"},
+        };
+        for (String[] c : cases) {
+            byte[] json = ("{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"" + c[0]
+                    + "\"}}]}]}]}").getBytes(StandardCharsets.US_ASCII);
+            assertThat(jsonBody(json)).as(c[0]).isEqualTo(c[1]);
+        }
+    }
 }

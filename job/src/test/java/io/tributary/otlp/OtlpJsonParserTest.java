@@ -287,6 +287,13 @@ class OtlpJsonParserTest {
         assertThatThrownBy(() -> traces(inSpan("\"spanId\":\"zzzzzzzzzzzzzzzz\"")))
                 .isInstanceOf(InvalidOtlpException.class)
                 .hasMessageContaining("spans[0].spanId is not valid hex");
+        // digits of other scripts are no hex digits to the collector (Go's encoding/hex): fullwidth, Arabic-Indic
+        assertThatThrownBy(() -> traces(inSpan("\"spanId\":\"\uFF10\uFF11eee19b7ec3c1b1\"")))
+                .isInstanceOf(InvalidOtlpException.class)
+                .hasMessageContaining("spans[0].spanId is not valid hex");
+        assertThatThrownBy(() -> traces(inSpan("\"spanId\":\"\u0660\u0661eee19b7ec3c1b1\"")))
+                .isInstanceOf(InvalidOtlpException.class)
+                .hasMessageContaining("spans[0].spanId is not valid hex");
         assertThatThrownBy(
                         () -> traces("{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{},{\"links\":[{},{\"spanId\":\"01\"}]}]}]}]}"))
                 .isInstanceOf(InvalidOtlpException.class)
@@ -297,6 +304,9 @@ class OtlpJsonParserTest {
         assertThatThrownBy(() -> traces(inSpan("\"startTimeUnixNano\":\"soon\"")))
                 .isInstanceOf(InvalidOtlpException.class)
                 .hasMessageContaining("startTimeUnixNano is not an integer: soon");
+        assertThatThrownBy(() -> traces(inSpan("\"startTimeUnixNano\":\"\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669\u0660\"")))
+                .isInstanceOf(InvalidOtlpException.class)
+                .hasMessageContaining("startTimeUnixNano is not an integer");
         assertThatThrownBy(() -> traces(inSpan("\"name\":{\"a\":\"b\"}")))
                 .isInstanceOf(InvalidOtlpException.class)
                 .hasMessage("resourceSpans[0].scopeSpans[0].spans[0].name must be a string, got an object");

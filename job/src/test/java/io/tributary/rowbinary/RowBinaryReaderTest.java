@@ -79,4 +79,17 @@ class RowBinaryReaderTest {
         RowBinaryReader shortInt = new RowBinaryReader(new byte[] {1, 2, 3}, 0, 3);
         assertThatThrownBy(shortInt::readInt32).hasMessageContaining("4 bytes needed");
     }
+
+    /** Found by RowBinaryReaderFuzzTest: a ten-byte varint is a length of 2^63 or more, negative as a long. */
+    @Test
+    void aLengthAbove2To63IsRefusedNotReadBackwards() {
+        byte[] bytes = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+            (byte) 0x80, (byte) 0xD6, (byte) 0x01, 'x'};
+        assertThatThrownBy(() -> new RowBinaryReader(bytes, 0, bytes.length).skipString())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds");
+        assertThatThrownBy(() -> new RowBinaryReader(bytes, 0, bytes.length).readString())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds");
+        assertThatThrownBy(() -> new RowBinaryReader(bytes, 0, bytes.length).readLength())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds");
+    }
 }

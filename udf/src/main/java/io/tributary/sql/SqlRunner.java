@@ -50,6 +50,9 @@ import java.util.Set;
  * {@code clickhouse.database} and {@code clickhouse.user}, with {@code clickhouse.password-env}/{@code -file} as its
  * {@code password-env}/{@code password-file}, so no password is ever in the script); and any other
  * key the script reads ({@code ${span-metrics.window-seconds:-60}}). An unknown key fails naming it.
+ * A value is written as the place of its {@code ${key}} reads it ({@link SqlScript#substitute}): a
+ * quote in a group id stays part of the group id; {@code ${kafka.topic-option.<signal>}} and {@code
+ * ${kafka.client-options}} are options this class builds, every value in them quoted.
  *
  * <p>{@code OTLP_SPANS}, {@code OTLP_LOG_RECORDS}, {@code OTLP_METRIC_POINTS}, {@code TRACEPARENT},
  * {@code SQLCOMMENTER} and {@code HISTOGRAM_BUCKETS} are registered before the script runs. Statements run in order; the
@@ -144,7 +147,19 @@ public final class SqlRunner {
         });
         values.putAll(derived(config));
         values.putAll(parsed.extra());
-        return new Prepared(config, SqlScript.statements(SqlScript.substitute(text, values)), values);
+        return new Prepared(config, SqlScript.statements(SqlScript.substitute(text, values, SQL_FRAGMENTS)), values);
+    }
+
+    /** The derived keys whose values are SQL text (connector options, every value in them quoted). */
+    static final Set<String> SQL_FRAGMENTS = sqlFragments();
+
+    private static Set<String> sqlFragments() {
+        Set<String> keys = new HashSet<>();
+        for (Signal s : Signal.values()) {
+            keys.add("kafka.topic-option." + s.id());
+        }
+        keys.add("kafka.client-options");
+        return Set.copyOf(keys);
     }
 
     /** The settings computed from job keys, in the forms Flink's connectors take. */
@@ -184,18 +199,29 @@ public final class SqlRunner {
      */
     static String topicOption(TributaryConfig config, Signal signal) {
         String value = config.get(TributaryOptions.topic(signal));
+        String key = TributaryOptions.topic(signal).key();
         io.tributary.kafka.TopicSelection selection = io.tributary.kafka.TopicSelection.parse(
-                Map.of(signal, value), Map.of(signal, TributaryOptions.topic(signal).key()));
+                Map.of(signal, value), Map.of(signal, key));
+        for (String name : selection.named()) {
+            if (name.indexOf(';') >= 0) {
+                // the connector splits 'topic' at semicolons; no Kafka topic name has one
+                throw new ConfigException(key + ": '" + name + "' is not a Kafka topic name (it has a ';')");
+            }
+        }
         String text = selection.hasPatterns() ? selection.subscription().pattern() : String.join(";", selection.named());
         return (selection.hasPatterns() ? "'topic-pattern' = '" : "'topic' = '") + text.replace("'", "''") + "'";
     }
 
-    /** {@code jdbc:clickhouse:} + {@code clickhouse.url} + {@code /database}, with the password's source. */
+    /**
+     * {@code jdbc:clickhouse:} + {@code clickhouse.url} + {@code /database}, with the password's
+     * source; the database and every parameter percent-encoded, as clickhouse-jdbc decodes them, so
+     * no value changes the URL's shape.
+     */
     public static String jdbcUrl(TributaryConfig config) {
         // the first of several endpoints: the JDBC driver takes one
         String url = ClickHouseEndpoint.splitUrls(config.get(TributaryOptions.CLICKHOUSE_URL)).get(0).replaceAll("/+$", "");
         StringBuilder sb = new StringBuilder("jdbc:clickhouse:").append(url).append('/')
-                .append(config.get(TributaryOptions.CLICKHOUSE_DATABASE))
+                .append(URLEncoder.encode(config.get(TributaryOptions.CLICKHOUSE_DATABASE), StandardCharsets.UTF_8))
                 .append("?user=").append(URLEncoder.encode(config.get(TributaryOptions.CLICKHOUSE_USER), StandardCharsets.UTF_8));
         String env = config.get(TributaryOptions.CLICKHOUSE_PASSWORD_ENV);
         String file = config.get(TributaryOptions.CLICKHOUSE_PASSWORD_FILE);

@@ -33,26 +33,142 @@ public final class SqlScript {
         return out;
     }
 
+    /** {@link #substitute(String, Map, Set)} with no SQL fragments among the values. */
+    public static String substitute(String text, Map<String, String> values) {
+        return substitute(text, values, Set.of());
+    }
+
     /**
      * The script with every {@code ${key}} replaced by {@code values.get(key)}, or by its {@code
-     * :-default}; a key with neither fails naming it.
+     * :-default}; a key with neither fails naming it. A value means the same whatever it holds: it
+     * is written for where the placeholder stands, as Flink SQL reads that place. In a string
+     * literal ({@code '${key}'}) its quotes are doubled, in a back-quoted identifier its back
+     * quotes; backslashes and line breaks are plain characters there. Elsewhere a value would be
+     * SQL text, so only a number or a (dotted) name is taken, or a key of {@code sqlFragments},
+     * whose values are SQL the runner built with every value in it quoted. What cannot be written
+     * safely fails naming the key: a {@code "} between double quotes, a line break in a {@code --}
+     * comment, a {@code *}{@code /} in a block comment or hint. A default is a value like any other.
+     *
+     * @param sqlFragments keys whose values are SQL text, for placeholders outside quotes
      */
-    public static String substitute(String text, Map<String, String> values) {
+    public static String substitute(String text, Map<String, String> values, Set<String> sqlFragments) {
         Matcher m = VARIABLE.matcher(text);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            String v = values.get(m.group(1));
-            if (v == null) {
-                v = m.group(2);
+        StringBuilder out = new StringBuilder(text.length());
+        Place place = Place.CODE;
+        boolean hint = false; // between /*+ and */: SQL text, as Flink reads a hint
+        int n = text.length();
+        int i = 0;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == '$' && m.region(i, n).lookingAt()) {
+                String key = m.group(1);
+                String v = values.get(key);
+                if (v == null) {
+                    v = m.group(2);
+                }
+                if (v == null) {
+                    throw new ConfigException(key + ": the script reads ${" + key + "}; pass --"
+                            + key + " VALUE (or write ${" + key + ":-default})");
+                }
+                out.append(written(key, v, place, hint, sqlFragments.contains(key)));
+                i = m.end();
+                continue;
             }
-            if (v == null) {
-                throw new ConfigException(m.group(1) + ": the script reads ${" + m.group(1) + "}; pass --"
-                        + m.group(1) + " VALUE (or write ${" + m.group(1) + ":-default})");
+            char next = i + 1 < n ? text.charAt(i + 1) : 0;
+            int taken = 1;
+            switch (place) {
+                case CODE:
+                    if (c == '\'') {
+                        place = Place.STRING;
+                    } else if (c == '`') {
+                        place = Place.IDENTIFIER;
+                    } else if (c == '"') {
+                        place = Place.DOUBLE_QUOTED;
+                    } else if (c == '-' && next == '-') {
+                        place = Place.LINE_COMMENT;
+                        taken = 2;
+                    } else if (c == '/' && next == '*' && !hint) {
+                        if (i + 2 < n && text.charAt(i + 2) == '+') {
+                            hint = true;
+                        } else {
+                            place = Place.BLOCK_COMMENT;
+                        }
+                        taken = 2;
+                    } else if (c == '*' && next == '/' && hint) {
+                        hint = false;
+                        taken = 2;
+                    }
+                    break;
+                case STRING:
+                    place = c == '\'' ? Place.CODE : place; // a doubled quote closes and opens again
+                    break;
+                case IDENTIFIER:
+                    place = c == '`' ? Place.CODE : place;
+                    break;
+                case DOUBLE_QUOTED:
+                    place = c == '"' ? Place.CODE : place;
+                    break;
+                case LINE_COMMENT:
+                    place = c == '\n' || c == '\r' ? Place.CODE : place;
+                    break;
+                case BLOCK_COMMENT:
+                    if (c == '*' && next == '/') {
+                        place = Place.CODE;
+                        taken = 2;
+                    }
+                    break;
+                default:
+                    throw new AssertionError(place);
             }
-            m.appendReplacement(out, Matcher.quoteReplacement(v));
+            out.append(text, i, i + taken);
+            i += taken;
         }
-        m.appendTail(out);
         return out.toString();
+    }
+
+    /** Where in the script a placeholder stands. */
+    private enum Place { CODE, STRING, IDENTIFIER, DOUBLE_QUOTED, LINE_COMMENT, BLOCK_COMMENT }
+
+    /** A number or a name, possibly dotted: what a value outside quotes may be. */
+    private static final Pattern SQL_TOKEN = Pattern.compile(
+            "-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*|");
+
+    /** {@code value} as written at {@code place}, or a refusal naming {@code key}. */
+    private static String written(String key, String value, Place place, boolean hint, boolean fragment) {
+        if (hint && value.contains("*/")) {
+            throw new ConfigException(key + ": its value has */, which would end the hint the script puts ${" + key + "} in");
+        }
+        switch (place) {
+            case STRING:
+                return value.replace("'", "''");
+            case IDENTIFIER:
+                return value.replace("`", "``");
+            case DOUBLE_QUOTED:
+                if (value.indexOf('"') >= 0) {
+                    throw new ConfigException(key + ": its value has a \" and the script puts ${" + key
+                            + "} between double quotes; write '${" + key + "}' in the script");
+                }
+                return value;
+            case LINE_COMMENT:
+                if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
+                    throw new ConfigException(key + ": its value has a line break, which would end the -- comment the"
+                            + " script puts ${" + key + "} in");
+                }
+                return value;
+            case BLOCK_COMMENT:
+                if (value.contains("*/")) {
+                    throw new ConfigException(key + ": its value has */, which would end the comment the script puts ${"
+                            + key + "} in");
+                }
+                return value;
+            default:
+                if (!fragment && !SQL_TOKEN.matcher(value).matches()) {
+                    throw new ConfigException(key + ": the script puts ${" + key + "} outside quotes, where its value"
+                            + " would be SQL text, and the value is not a number or a name; write '${" + key
+                            + "}' in the script to have it as a string");
+                }
+                return value;
+        }
     }
 
     /** The statements, without their semicolons, comments kept; blank ones dropped. */

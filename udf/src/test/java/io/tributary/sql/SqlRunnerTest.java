@@ -4,8 +4,20 @@ import io.tributary.config.ConfigException;
 
 import org.junit.jupiter.api.Test;
 
+import com.clickhouse.jdbc.internal.JdbcConfiguration;
+import io.tributary.config.TributaryConfig;
+import io.tributary.kafka.TopicSelection;
+import io.tributary.otlp.Signal;
+
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.internal.TableEnvironmentInternal;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -88,5 +100,49 @@ class SqlRunnerTest {
                 .contains(", 'properties.client.rack' = 'eu-1'")
                 .contains("username=\"o''neil\" password=\"${tributary:jaas/kafka.sasl.password-env:KAFKA_PW}\"")
                 .contains(", 'properties.config.providers' = 'tributary'");
+    }
+
+    @Test
+    void quotesBackslashesAndLineBreaksInAGroupIdATopicPatternAndADatabaseReachTheTablesAsGiven() throws Exception {
+        String group = "it's \"a\" group \\ with\na line break; -- and a comment start";
+        String topics = "exact.topic, ^it's-(eu|us)\\.spans";
+        String database = "te'st/db?user=admin&x=1 %";
+        String text = Files.readString(Path.of("..", "sql", "flink", "span_metrics.sql"));
+        SqlRunner.Prepared p = SqlRunner.prepare(text, new String[] {
+            "--kafka.group-id", group, "--kafka.topics.traces", topics, "--clickhouse.database", database});
+        // the tables as Flink plans them from the script: their options are the values given
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        for (String s : p.statements()) {
+            if (SqlScript.keywords(s).startsWith("CREATE TEMPORARY TABLE")) {
+                tEnv.executeSql(s);
+            }
+        }
+        Map<String, String> spans = options(tEnv, "spans");
+        assertThat(spans.get("properties.group.id")).isEqualTo(group + "-span-metrics");
+        String pattern = TopicSelection.parse(Map.of(Signal.TRACES, topics), Map.of(Signal.TRACES, "kafka.topics.traces"))
+                .subscription().pattern();
+        assertThat(spans.get("topic-pattern")).isEqualTo(pattern).contains("'", "\\");
+        java.util.regex.Pattern read = java.util.regex.Pattern.compile(spans.get("topic-pattern"));
+        assertThat(read.matcher("it's-eu.spans").matches()).isTrue();
+        assertThat(read.matcher("exact.topic").matches()).isTrue();
+        assertThat(read.matcher("it's-euxspans").matches()).isFalse();
+        // clickhouse-jdbc reads the database back from the URL, and nothing else from it
+        for (String table : new String[] {"metrics_sum", "metrics_histogram"}) {
+            Map<String, String> client = new JdbcConfiguration(options(tEnv, table).get("url"), new Properties()).getClientProperties();
+            assertThat(client).containsEntry("database", database).containsEntry("user", "default").doesNotContainKey("x");
+        }
+    }
+
+    @Test
+    void aNamedTopicWithASemicolonIsRefusedNamingTheKey() {
+        // the Kafka SQL connector splits 'topic' at semicolons: "a;b" would read two topics
+        assertThatThrownBy(() -> SqlRunner.derived(TributaryConfig.fromArgs(new String[] {"--kafka.topics.logs", "a;b"})))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("kafka.topics.logs: 'a;b' is not a Kafka topic name");
+    }
+
+    private static Map<String, String> options(TableEnvironment tEnv, String table) {
+        return ((TableEnvironmentInternal) tEnv).getCatalogManager()
+                .getTable(ObjectIdentifier.of(tEnv.getCurrentCatalog(), tEnv.getCurrentDatabase(), table))
+                .orElseThrow().getTable().getOptions();
     }
 }

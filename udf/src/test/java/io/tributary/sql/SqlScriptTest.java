@@ -57,6 +57,58 @@ class SqlScriptTest {
                 .hasMessageStartingWith("missing.key: the script reads ${missing.key}; pass --missing.key VALUE");
     }
 
+    /** A group id or topic as users have them: quotes, a backslash, a line break, a semicolon, a comment start. */
+    private static final String ODD = "it's \"a\" `b` \\ c;\n-- d /* e */ f''";
+
+    @Test
+    void aValueInAStringLiteralIsThatStringWhateverItHolds() {
+        String script = "CREATE TABLE t (a STRING) WITH ('k' = '${v}', 'k2' = 'x-${v}-y');\nSELECT '${v:-it's}', '${w:-it's}'";
+        List<String> statements = SqlScript.statements(SqlScript.substitute(script, Map.of("v", ODD)));
+        String quoted = ODD.replace("'", "''");
+        assertThat(statements).containsExactly(
+                "CREATE TABLE t (a STRING) WITH ('k' = '" + quoted + "', 'k2' = 'x-" + quoted + "-y')",
+                "SELECT '" + quoted + "', 'it''s'");
+        // as Flink's SET reads it back: the value itself
+        assertThat(SqlScript.setting(SqlScript.substitute("SET 'a' = '${v}'", Map.of("v", ODD))))
+                .isEqualTo(new SqlScript.Setting("a", ODD));
+        // a back-quoted name is that name; a placeholder after a quoted default is still in code
+        assertThat(SqlScript.substitute("SELECT `${v}` FROM `x${v}`", Map.of("v", "a`b")))
+                .isEqualTo("SELECT `a``b` FROM `xa``b`");
+    }
+
+    @Test
+    void outsideQuotesOnlyNumbersNamesAndTheRunnersFragmentsAreTaken() {
+        assertThat(SqlScript.substitute("SELECT ${n} FROM ${t} LIMIT ${m}", Map.of("n", "-1.5e3", "t", "cat.db.tbl", "m", "10")))
+                .isEqualTo("SELECT -1.5e3 FROM cat.db.tbl LIMIT 10");
+        assertThat(SqlScript.substitute("WITH ('a' = 'b'${opts})", Map.of("opts", ", 'c' = 'it''s'"), java.util.Set.of("opts")))
+                .isEqualTo("WITH ('a' = 'b', 'c' = 'it''s')");
+        for (String v : new String[] {ODD, "1; DROP TABLE t", "a b", "x'", "--", "1 --"}) {
+            assertThatThrownBy(() -> SqlScript.substitute("SELECT ${v}", Map.of("v", v)))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith("v: the script puts ${v} outside quotes")
+                    .hasMessageNotContaining(v);
+        }
+        // a default outside quotes is a value too
+        assertThatThrownBy(() -> SqlScript.substitute("SELECT ${v:-a b}", Map.of()))
+                .hasMessageStartingWith("v: the script puts ${v} outside quotes");
+    }
+
+    @Test
+    void whatCannotBeWrittenWhereThePlaceholderStandsIsRefusedNamingTheKey() {
+        assertThatThrownBy(() -> SqlScript.substitute("SELECT \"${v}\"", Map.of("v", "a\"b")))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("v: its value has a \" and the script puts ${v}");
+        assertThatThrownBy(() -> SqlScript.substitute("-- reads ${v}\nSELECT 1", Map.of("v", "x\nDROP TABLE t")))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("v: its value has a line break");
+        assertThatThrownBy(() -> SqlScript.substitute("/* reads ${v} */ SELECT 1", Map.of("v", "*/ DROP TABLE t /*")))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("v: its value has */");
+        assertThatThrownBy(() -> SqlScript.substitute("SELECT * FROM t /*+ OPTIONS('k' = '${v}') */", Map.of("v", "*/")))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("v: its value has */");
+        // what can be written is: in comments as it is, in a hint as SQL reads it
+        assertThat(SqlScript.substitute("-- ${v}\n/* ${v} */ SELECT * FROM t /*+ OPTIONS('k' = '${v}') */ WHERE a = '${v}'",
+                Map.of("v", "it's")))
+                .isEqualTo("-- it's\n/* it's */ SELECT * FROM t /*+ OPTIONS('k' = 'it''s') */ WHERE a = 'it''s'");
+    }
+
     @Test
     void setStatements() {
         assertThat(SqlScript.setting("SET 'table.exec.source.idle-timeout' = '30 s'"))

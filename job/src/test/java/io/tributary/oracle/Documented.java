@@ -1,0 +1,22 @@
+package io.tributary.oracle;
+
+import io.tributary.testing.Fuzzing;
+
+/** A wire path held to its documented refusals: any other throwable fails the test, as a finding. */
+final class Documented {
+
+    private Documented() {}
+
+    static Differential.Path refusalsOnly(Differential.Path wire) {
+        return record -> {
+            try {
+                return wire.rows(record);
+            } catch (Throwable e) {
+                if (Fuzzing.documented(e)) {
+                    throw (Exception) e;
+                }
+                throw Fuzzing.finding(e);
+            }
+        };
+    }
+}
