@@ -17,6 +17,7 @@ public final class ClickHouseErrors {
                     32, // ATTEMPT_TO_READ_AFTER_EOF
                     33, // CANNOT_READ_ALL_DATA
                     159, // TIMEOUT_EXCEEDED
+                    201, // QUOTA_EXCEEDED (the quota's interval ends)
                     202, // TOO_MANY_SIMULTANEOUS_QUERIES
                     203, // NO_FREE_CONNECTION
                     209, // SOCKET_TIMEOUT
@@ -25,6 +26,7 @@ public final class ClickHouseErrors {
                     236, // ABORTED
                     241, // MEMORY_LIMIT_EXCEEDED
                     242, // TABLE_IS_READ_ONLY
+                    243, // NOT_ENOUGH_SPACE (merges and TTL free disk)
                     244, // UNEXPECTED_ZOOKEEPER_ERROR
                     252, // TOO_MANY_PARTS
                     285, // TOO_FEW_LIVE_REPLICAS
@@ -38,15 +40,19 @@ public final class ClickHouseErrors {
                     );
 
     /**
-     * Errors about the values of some rows, not about the table, the server or the encoding: a
-     * batch refused with one of these is split to find the records it comes from, and those go to
-     * the dead-letter topic while the rest is written. Parse errors are not among them: with
-     * RowBinary they mean the rows and the table disagree (a changed column type), which is about
-     * every row, and must stop the job.
+     * Errors about the values of some rows, raised before ClickHouse stores the block (the table's
+     * constraints and its own column expressions), not about the table, the server or the
+     * encoding: a batch refused with one of these is split to find the records it comes from, and
+     * those go to the dead-letter topic while the rest is written (when a materialized view raises
+     * them, the table has stored the block already: see the sink's BatchInserter). Parse errors are
+     * not among them: with RowBinary they mean the rows and the table disagree (a changed column
+     * type), which is about every row.
      */
     private static final Set<Integer> ABOUT_THE_ROWS =
             Set.of(
+                    69, // ARGUMENT_OUT_OF_BOUND
                     321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
+                    395, // FUNCTION_THROW_IF_VALUE_IS_NON_ZERO
                     469 // VIOLATED_CONSTRAINT
                     );
 
@@ -72,6 +78,7 @@ public final class ClickHouseErrors {
                     210, // NETWORK_ERROR
                     225, // NO_ZOOKEEPER
                     242, // TABLE_IS_READ_ONLY
+                    243, // NOT_ENOUGH_SPACE (merges and TTL free disk)
                     244, // UNEXPECTED_ZOOKEEPER_ERROR
                     999, // KEEPER_EXCEPTION
                     1000 // POCO_EXCEPTION

@@ -125,18 +125,33 @@ public final class RefusedRecords implements AutoCloseable {
             try {
                 polled = c.poll(Duration.ofMillis(500)).records(tp);
             } catch (OffsetOutOfRangeException e) {
-                throw new IOException("record " + tp + "@" + offset + " is gone from Kafka (retention)", e);
+                return gone(sourceTopic, partition, offset);
             }
             for (ConsumerRecord<byte[], byte[]> r : polled) {
                 if (r.offset() == offset) {
                     return SourceRecordDeserializer.of(r);
                 }
                 if (r.offset() > offset) {
-                    throw new IOException("record " + tp + "@" + offset + " is gone from Kafka (retention or compaction)");
+                    return gone(sourceTopic, partition, offset);
                 }
             }
         }
         throw new IOException("could not read back record " + tp + "@" + offset + " within " + FETCH_TIMEOUT);
+    }
+
+    /**
+     * A letter for a record no longer in Kafka (retention or compaction; e.g. an exactly-once
+     * batch restored from an old savepoint): its coordinates, no value, and a header saying why.
+     * Failing instead would fail every restore of the checkpoint that holds its batch.
+     */
+    private static SourceRecord gone(String sourceTopic, int partition, long offset) {
+        LOG.warn("Record {}-{}@{} is gone from Kafka (retention or compaction): its dead letter has no value",
+                sourceTopic, partition, offset);
+        SourceRecord r = new SourceRecord(sourceTopic, partition, offset, -1, new byte[0]);
+        r.headerKeys = new String[] {DeadLetterSerializer.VALUE_OMITTED};
+        r.headerValues = new byte[][] {("the record is gone from Kafka (retention or compaction): it could not be read"
+                + " back").getBytes(java.nio.charset.StandardCharsets.UTF_8)};
+        return r;
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {

@@ -57,7 +57,7 @@ public final class Secrets {
             return line(v, envKey, "environment variable '" + env + "'");
         }
         if (file != null && !file.isEmpty()) {
-            return line(readText(file, fileKey), fileKey, "'" + file + "'");
+            return line(readText(file, fileKey), fileKey, shown(file));
         }
         return null;
     }
@@ -141,17 +141,25 @@ public final class Secrets {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
+    /**
+     * A secret file's path for a message: quoted when it looks like a path (it holds a '/'), else
+     * not at all, since a value without one may be the secret itself given in the wrong setting.
+     */
+    static String shown(String file) {
+        return file.indexOf('/') >= 0 || file.indexOf('\\') >= 0 ? "'" + file + "'" : "the file it names";
+    }
+
     private static String readText(String file, String fileKey) throws IOException {
         byte[] bytes;
         try (InputStream in = Files.newInputStream(Path.of(file))) {
             bytes = in.readNBytes(MAX_BYTES + 1);
         } catch (IOException | RuntimeException e) {
-            // the exception names the path and the reason (no such file, access denied), never content
-            throw new IOException(fileKey + ": cannot read '" + file + "': " + reason(e), e);
+            // the reason (no such file, access denied) without the exception, whose message repeats the path
+            throw new IOException(fileKey + ": cannot read " + shown(file) + ": " + reason(e));
         }
         if (bytes.length > MAX_BYTES) {
-            throw new IOException(fileKey + ": '" + file + "' is larger than " + (MAX_BYTES >> 10) + " KiB; a secret file"
-                    + " holds the secret alone");
+            throw new IOException(fileKey + ": " + shown(file) + " is larger than " + (MAX_BYTES >> 10) + " KiB; a secret"
+                    + " file holds the secret alone");
         }
         try {
             return StandardCharsets.UTF_8.newDecoder()
@@ -161,7 +169,7 @@ public final class Secrets {
                     .toString();
         } catch (CharacterCodingException e) {
             // no cause: its message is harmless, but the bytes around it are the secret
-            throw new IOException(fileKey + ": '" + file + "' is not UTF-8 text");
+            throw new IOException(fileKey + ": " + shown(file) + " is not UTF-8 text");
         }
     }
 }

@@ -31,20 +31,22 @@ import java.util.concurrent.TimeUnit;
  * a deduplication window. A batch refused {@value #SPLIT_AFTER} times for memory or size is sent
  * in halves, record boundaries kept, down to single records.
  *
- * <p><b>Refusals</b>. A batch refused for good because of what it holds (a constraint, a
- * materialized view that throws, a value out of range, any refusal not about the table) is split
+ * <p><b>Refusals</b>. A batch refused for good for what some rows hold, before ClickHouse stored
+ * anything ({@link ClickHouseErrors#isAboutTheRows}; too many partitions for one INSERT), is split
  * in halves until the refused rows are those of single Kafka records; those records go to the
- * dead-letter topic with ClickHouse's message (read back from Kafka by their coordinates),
- * whatever their share of the batch, and the rest is written. A refusal about the table itself
- * (unknown table or columns, columns whose types the rows do not match, no permission, a setting
- * the server refuses) is not split. The table is taken to be the problem when it refuses that way,
- * or when it has refused every record of {@value #STRIKES} batches in a row ({@value
- * #STRIKE_RECORDS} records or more together), one by one: then, with {@code sink.table-refusal =
- * fail} (the default), the job stops once with a failure that suppresses restarts, naming the
- * table and ClickHouse's message — no restart would change the answer; with {@code dead-letter}
- * the records go to the dead-letter topic and the job goes on. Two exceptions restart instead of
- * stopping: at least once, a batch encoded in columns the table no longer has (the restarted
- * decoders read the table again), and retries exhausted (ClickHouse away).
+ * dead-letter topic with ClickHouse's message (read back from Kafka by their coordinates), whatever
+ * their share of the batch, and the rest is written. A materialized view's refusal comes after the
+ * table stored the batch: the parts then go with the batch's own token (the table drops them as
+ * repeats) and without deduplication in the views (which take them), when the table keeps a
+ * deduplication window; otherwise nothing is sent again. Any other refusal is not split. The table
+ * is the problem when it refuses that way, or refuses every record of {@value #STRIKES} batches in a
+ * row ({@value #STRIKE_RECORDS} records or more together) or more than {@value
+ * #MAX_REFUSED_PER_BATCH} of one batch, one by one: then, with {@code sink.table-refusal = fail} (the
+ * default), the job stops once with a failure that suppresses restarts, naming the table and
+ * ClickHouse's message — no restart would change the answer; with {@code dead-letter} the records
+ * not stored go to the dead-letter topic and the job goes on. Restarts instead: at least once, a
+ * batch encoded in columns the table no longer has (the restarted decoders read the table again);
+ * retries exhausted (ClickHouse away); a single record refused for memory through all its retries.
  *
  * <p><b>Answers</b>. With no row allowed to be skipped as bad, a synchronous INSERT writes fewer
  * rows than it sends only when ClickHouse drops a block as a repeat; that is believed only of a
@@ -62,6 +64,13 @@ final class BatchInserter implements AutoCloseable {
     static final int STRIKE_RECORDS = 100;
     /** Memory or size refusals of one body before it is sent in halves. */
     static final int SPLIT_AFTER = 3;
+    /** Records of one batch refused one by one past which the table, not the records, is the problem. */
+    static final int MAX_REFUSED_PER_BATCH = 1000;
+    /**
+     * Rows up to which a batch is one block ({@code max_insert_block_size}, pinned to at least
+     * this): a view's refusal of such a batch came after the table stored all of it.
+     */
+    static final int SINGLE_BLOCK_ROWS = 1_048_449;
 
     private final SinkSettings settings;
     private final InsertClient client;
@@ -72,6 +81,7 @@ final class BatchInserter implements AutoCloseable {
     private final boolean tokens;
     private final Map<String, String> querySettings;
     private final Map<String, String> isolationSettings;
+    private final Map<String, String> viewIsolationSettings;
     /** Per table: batches in a row refused record by record entirely, and their records. */
     private final int[] strikes;
     private final long[] strikeRecords;
@@ -104,6 +114,9 @@ final class BatchInserter implements AutoCloseable {
             isolation.put("async_insert", "0"); // a refusal of a part must be about that part only
         }
         this.isolationSettings = Map.copyOf(isolation);
+        // the parts of a batch a view refused: the table drops them as repeats, the views take them
+        isolation.put("deduplicate_blocks_in_dependent_materialized_views", "0");
+        this.viewIsolationSettings = Map.copyOf(isolation);
         this.querySettings = Map.copyOf(query);
         this.strikes = new int[settings.tables().size()];
         this.strikeRecords = new long[settings.tables().size()];
@@ -119,24 +132,23 @@ final class BatchInserter implements AutoCloseable {
     void write(SealedBatch b) throws IOException, InterruptedException {
         String token = !tokens ? null
                 : b.legacy() ? b.legacyToken(settings.database() + "." + settings.tables().get(b.table).name()) : b.token;
-        Parts parts = new Parts(b);
-        List<Integer> refused = new ArrayList<>();
-        Map<Integer, Exception> reasons = new HashMap<>();
+        Split split = new Split(b, token);
         try {
-            send(parts, 0, b.records(), token, refused, reasons);
+            send(split, 0, b.records(), Isolation.NONE);
         } catch (TableRefusal t) {
-            tableRefused(b, t.getCause());
+            tableRefused(b, t.getCause(), split);
             return;
         }
+        List<Integer> refused = split.refused;
         if (refused.isEmpty()) {
             clearStrikes(b.table);
             return;
         }
         if (refused.size() == b.records() && strike(b.table, b.records())) {
-            ClickHouseException e = (ClickHouseException) reasons.get(refused.get(0));
+            ClickHouseException e = (ClickHouseException) split.reasons.get(refused.get(0));
             tableRefused(b, new ClickHouseException("every record of the last " + STRIKES + " batches into "
                     + table(b) + " was refused, one by one; the last: " + e.getMessage(), e.httpStatus(), e.errorCode(),
-                    false));
+                    false), split);
             return;
         } else if (refused.size() < b.records()) {
             clearStrikes(b.table);
@@ -144,11 +156,11 @@ final class BatchInserter implements AutoCloseable {
         LOG.warn("ClickHouse refused the rows of {} of the {} records of a batch into {}; sending them to the dead-letter"
                 + " topic", refused.size(), b.records(), table(b));
         for (int i : refused) {
-            deadLetter(b, i, reasons.get(i));
+            deadLetter(b, i, split.reasons.get(i));
         }
     }
 
-    /** A refusal about the table itself, carried out of the split. */
+    /** A refusal that no split changes (about the table, or one a split would store twice), carried out of it. */
     private static final class TableRefusal extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -162,13 +174,30 @@ final class BatchInserter implements AutoCloseable {
         }
     }
 
-    /** The records of a batch as parts to send: their rows uncompressed, made when a split needs them. */
-    private static final class Parts {
+    /**
+     * How the parts of a refused batch are sent. {@code ROWS}: the refusal came before anything
+     * was stored (a constraint, a value the table's own expressions refuse), so each part goes with
+     * a token of its own. {@code VIEW}: a materialized view refused rows the table had stored
+     * already (ClickHouse stores a block before it pushes it to the views); each part goes with the
+     * batch's own token, which the table (keeping a deduplication window) drops as a repeat, and
+     * without deduplication in the views, which get the part's rows for the first time.
+     */
+    private enum Isolation { NONE, ROWS, VIEW }
+
+    /** A batch being sent in parts: the records' rows uncompressed (made when needed), what came of each. */
+    private static final class Split {
         final SealedBatch batch;
+        final String token;
+        final List<Integer> refused = new ArrayList<>();
+        final Map<Integer, Exception> reasons = new HashMap<>();
+        /** Records whose rows are stored (and seen by the views). */
+        final boolean[] stored;
         private List<byte[]> chunks;
 
-        Parts(SealedBatch batch) {
+        Split(SealedBatch batch, String token) {
             this.batch = batch;
+            this.token = token;
+            this.stored = new boolean[batch.records()];
         }
 
         Body body(int from, int to) {
@@ -177,45 +206,57 @@ final class BatchInserter implements AutoCloseable {
             }
             return batch.body(chunks.subList(from, to));
         }
+
+        void stored(int from, int to) {
+            java.util.Arrays.fill(stored, from, to, true);
+        }
     }
 
     /**
      * Sends records {@code [from, to)} of a batch as one INSERT; when refused for what they hold, or
      * for memory or size again and again, sends them in halves, down to single records, whose
      * refusals it collects. The whole batch goes with its token and the INSERT settings; a part
-     * with the token plus its range of records, synchronously (a refusal must be about that part).
+     * synchronously (a refusal must be about that part), with the token the isolation calls for.
      *
-     * @throws TableRefusal a refusal about the table, which no split changes
+     * @throws TableRefusal a refusal about the table, one a split would store twice, or more than
+     *     {@value #MAX_REFUSED_PER_BATCH} records refused
      */
-    private void send(Parts parts, int from, int to, String token, List<Integer> refused, Map<Integer, Exception> reasons)
+    private void send(Split split, int from, int to, Isolation isolation)
             throws IOException, InterruptedException, TableRefusal {
-        SealedBatch b = parts.batch;
-        boolean whole = from == 0 && to == b.records();
+        SealedBatch b = split.batch;
         int rows = b.rows(from, to);
+        boolean single = to - from == 1;
         try {
-            if (whole) {
-                insert(b, b.body, rows, b.rawBytes, querySettings, token);
+            if (isolation == Isolation.NONE) {
+                insert(b, b.body, rows, b.rawBytes, querySettings, split.token, !single);
+            } else if (isolation == Isolation.VIEW) {
+                insert(b, split.body(from, to), rows, b.bytes(from, to), viewIsolationSettings, split.token, !single);
             } else {
-                insert(b, parts.body(from, to), rows, b.bytes(from, to), isolationSettings,
-                        token == null ? null : token + "/" + from + "-" + to);
+                insert(b, split.body(from, to), rows, b.bytes(from, to), isolationSettings,
+                        split.token == null ? null : split.token + "/" + from + "-" + to, !single);
             }
+            split.stored(from, to);
             return;
         } catch (ClickHouseException e) { // refused for good (retryable ones come out as IOException)
-            if (isAboutTheTable(e)) {
+            Isolation next = isolationFor(e, b);
+            if (next == null || isolation == Isolation.ROWS && next == Isolation.VIEW) {
+                // about the table; or a view refused rows the table stored, which parts would store again
                 throw new TableRefusal(e);
             }
-            if (to - from == 1) {
-                refused.add(from);
-                reasons.put(from, e);
+            if (single) {
+                refuse(split, from, e);
                 return;
             }
-            if (whole) {
+            if (isolation == Isolation.NONE) {
                 LOG.warn("INSERT into {} refused ({}); looking for the records it is about", table(b), e.getMessage());
+                isolation = next;
             }
         } catch (TooLarge e) {
-            if (to - from == 1) {
-                refused.add(from);
-                reasons.put(from, e.getCause());
+            if (isolation == Isolation.NONE) {
+                isolation = Isolation.ROWS; // refused before anything was stored
+            }
+            if (single) { // only a deterministic refusal reaches here for one record: too many partitions
+                refuse(split, from, e.getCause());
                 return;
             }
             LOG.warn("INSERT of {} rows into {} refused for memory or size ({}); sending it in halves", rows, table(b),
@@ -223,8 +264,48 @@ final class BatchInserter implements AutoCloseable {
             metrics.batchesSplit.inc();
         }
         int mid = (from + to) >>> 1;
-        send(parts, from, mid, token, refused, reasons);
-        send(parts, mid, to, token, refused, reasons);
+        send(split, from, mid, isolation);
+        send(split, mid, to, isolation);
+    }
+
+    /** Records a record refused on its own; past {@value #MAX_REFUSED_PER_BATCH}, the table is the problem. */
+    private void refuse(Split split, int record, ClickHouseException e) throws TableRefusal {
+        split.refused.add(record);
+        split.reasons.put(record, e);
+        if (split.refused.size() > MAX_REFUSED_PER_BATCH) {
+            throw new TableRefusal(new ClickHouseException("more than " + MAX_REFUSED_PER_BATCH + " records of one batch"
+                    + " refused, one by one (each costs INSERTs and, written, parts); the last: " + e.getMessage(),
+                    e.httpStatus(), e.errorCode(), false));
+        }
+    }
+
+    /**
+     * How to send the parts of a batch refused with {@code e}; null when no split can help or a
+     * split would store rows twice. Only refusals known to be about rows are split: what ClickHouse
+     * checks before it stores a block (constraints, values a table's own expressions refuse), and a
+     * view's refusal after the table stored the block when the table drops repeats. Any other
+     * refusal (the table's columns, permissions, TLS, a proxy's answer, an error code the job does
+     * not know) stops the job instead: dead-lettering good records, or losing them without a
+     * dead-letter topic, for a problem that is not theirs would be worse.
+     */
+    private Isolation isolationFor(ClickHouseException e, SealedBatch b) {
+        if (isAboutTheTable(e)) {
+            return null;
+        }
+        if (isInAView(e)) {
+            return facts.deduplicates(b.table) && b.rows <= SINGLE_BLOCK_ROWS ? Isolation.VIEW : null;
+        }
+        return ClickHouseErrors.isAboutTheRows(e.errorCode()) ? Isolation.ROWS : null;
+    }
+
+    /** True when a materialized view raised the error, after the table had stored the block. */
+    static boolean isInAView(ClickHouseException e) {
+        return String.valueOf(e.getMessage()).contains("while pushing to view");
+    }
+
+    /** True for ClickHouse's refusal of a block spanning more partitions than one INSERT may (deterministic). */
+    static boolean isTooManyPartitions(ClickHouseException e) {
+        return e.errorCode() == 252 && String.valueOf(e.getMessage()).contains("partitions for single INSERT block");
     }
 
     /** Memory or size refusals, {@value #SPLIT_AFTER} times: the INSERT wants to be smaller. */
@@ -277,29 +358,44 @@ final class BatchInserter implements AutoCloseable {
     }
 
     /**
-     * The table refused the batch as a whole: restarts where a restart changes the outcome, dead
-     * letters with {@code sink.table-refusal = dead-letter} where that is the user's choice, else
-     * stops the job once.
+     * The batch is refused as a whole: restarts where a restart changes the outcome, dead letters the
+     * records not stored with {@code sink.table-refusal = dead-letter} where that is the user's
+     * choice (the table's columns, a view or the rows refusing everything, an error code the job
+     * does not know), else stops the job once.
      */
-    private void tableRefused(SealedBatch b, ClickHouseException e) throws IOException, InterruptedException {
+    private void tableRefused(SealedBatch b, ClickHouseException e, Split split) throws IOException, InterruptedException {
         boolean columns = ClickHouseErrors.isAboutTheColumns(e.errorCode());
         if (columns && settings.delivery() == Delivery.AT_LEAST_ONCE && b.header != null && layoutChanged(b)) {
             throw new IOException("INSERT of " + b.rows + " rows into " + table(b) + " refused: the table's columns changed"
                     + " after the job read them; the job restarts and reads them again: " + e.getMessage(), e);
         }
-        boolean aboutRows = !columns && !isAboutTheTable(e); // the strikes rule
-        if ((columns || aboutRows) && settings.tableRefusal() == TableRefusalAction.DEAD_LETTER) {
-            LOG.warn("{} refused the {} records of a batch as a whole (sink.table-refusal = dead-letter: they go to the"
-                    + " dead-letter topic): {}", table(b), b.records(), e.getMessage());
+        if (e.errorCode() == 115 && facts.settings() == null) { // UNKNOWN_SETTING
+            throw new IOException("ClickHouse does not know a setting the INSERT named, and its settings could not be"
+                    + " read when the sink started; the job restarts and reads them: " + e.getMessage(), e);
+        }
+        boolean ours = !columns && isAboutTheTable(e); // permissions, users, settings, the table's existence
+        boolean mayDeadLetter = columns || !ours && e.errorCode() >= 0;
+        if (mayDeadLetter && settings.tableRefusal() == TableRefusalAction.DEAD_LETTER) {
+            int sent = 0;
             for (int i = 0; i < b.records(); i++) {
-                deadLetter(b, i, e);
+                if (!split.stored[i]) {
+                    Exception reason = split.reasons.get(i);
+                    deadLetter(b, i, reason != null ? reason : e);
+                    sent++;
+                }
             }
+            LOG.warn("{} refused {} records of a batch as a whole (sink.table-refusal = dead-letter: they went to the"
+                    + " dead-letter topic): {}", table(b), sent, e.getMessage());
             return;
         }
         String why = columns ? " (the table's columns are not those the rows were encoded in: the table changed"
                 + " incompatibly, or the batch comes from a checkpoint taken before it changed; change the table back, or"
                 + " rerun with --sink.table-refusal dead-letter to send such batches' records to the dead-letter topic)"
-                : aboutRows ? " (rerun with --sink.table-refusal dead-letter to send them to the dead-letter topic and go on)"
+                : isInAView(e) ? " (a materialized view refused rows after the table had stored them, so sending parts of"
+                        + " the batch to find the records would store the table's rows again; give the table a"
+                        + " deduplication window (non_replicated_deduplication_window) and the job sends the parts as"
+                        + " repeats the table drops, or rerun with --sink.table-refusal dead-letter)"
+                : mayDeadLetter ? " (rerun with --sink.table-refusal dead-letter to send them to the dead-letter topic and go on)"
                 : "";
         throw stop(new IOException("ClickHouse refuses the rows of " + table(b) + " as a whole, so the job stops instead"
                 + " of restarting into the same answer" + why + ": " + e.getMessage(), e));
@@ -348,12 +444,15 @@ final class BatchInserter implements AutoCloseable {
     /**
      * Sends a body as one INSERT, retrying with backoff on retryable errors with the same bytes.
      *
+     * @param splittable whether the body holds more than one record
      * @throws ClickHouseException a permanent refusal
-     * @throws TooLarge refused for memory or size {@value #SPLIT_AFTER} times
+     * @throws TooLarge refused for memory or size {@value #SPLIT_AFTER} times (a body that can be
+     *     split, refused before anything was stored), or for spanning more partitions than one INSERT
+     *     may (at once: that answer never changes)
      * @throws IOException retries exhausted
      */
-    private void insert(SealedBatch b, Body body, int rows, long bytes, Map<String, String> query, String token)
-            throws IOException, InterruptedException, TooLarge {
+    private void insert(SealedBatch b, Body body, int rows, long bytes, Map<String, String> query, String token,
+            boolean splittable) throws IOException, InterruptedException, TooLarge {
         if (token != null) {
             Map<String, String> q = new HashMap<>(query);
             q.put(InsertSettings.TOKEN, token);
@@ -382,7 +481,14 @@ final class BatchInserter implements AutoCloseable {
                 metrics.sent(b.table, rows, bytes, body.length(), ms);
                 return;
             } catch (ClickHouseException e) {
-                if (isTooLarge(e) && ++tooLarge >= SPLIT_AFTER) {
+                if (isTooManyPartitions(e)) {
+                    throw new TooLarge(e);
+                }
+                // a smaller INSERT may pass; not when a view ran out of memory after the table stored
+                // the rows (a part would store them again): then a retry with the same token, which
+                // a table that drops repeats drops while its views take the rows
+                boolean smaller = splittable && isTooLarge(e) && !isInAView(e);
+                if (smaller && ++tooLarge >= SPLIT_AFTER) {
                     throw new TooLarge(e);
                 }
                 if (!e.retryable() && !isTooLarge(e)) {
@@ -394,9 +500,6 @@ final class BatchInserter implements AutoCloseable {
                 failure = e;
             }
             if (attempt >= settings.retryMaxAttempts()) {
-                if (failure instanceof ClickHouseException && isTooLarge((ClickHouseException) failure)) {
-                    throw new TooLarge((ClickHouseException) failure);
-                }
                 throw failed(b, rows, attempt, failure);
             }
             retryLater(b, rows, attempt, failure, backoff);

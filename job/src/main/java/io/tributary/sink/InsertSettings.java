@@ -67,6 +67,12 @@ public final class InsertSettings {
         p.add(new Pin("async_insert", s.asyncInsert() ? "1" : "0", s.asyncInsert() ? "sink.async-insert = true" : null,
                 null));
         p.add(new Pin("wait_for_async_insert", "1", s.asyncInsert() ? "sink.async-insert = true" : null, null));
+        // One batch is one block: ClickHouse stores (or refuses) it as a whole, and a view's refusal
+        // of a batch comes after the table stored all of it
+        String rows = Long.toString(Math.max(BatchInserter.SINGLE_BLOCK_ROWS, s.maxRows()));
+        p.add(new Pin("max_insert_block_size", rows, null, null));
+        p.add(new Pin("max_insert_block_size_rows", rows, null, null));
+        p.add(new Pin("max_insert_block_size_bytes", "0", null, null));
         // Into a Distributed table: the INSERT returns once the shards have the rows (not once
         // they are queued on this node), so its answer means stored, its failure is seen, and
         // its deduplication token reaches the local tables.

@@ -5,8 +5,9 @@ import java.util.Locale;
 /**
  * What the sink does when a table refuses a batch as a whole ({@code sink.table-refusal}): its
  * columns are not those the rows were encoded in (changed incompatibly, or a batch from a
- * checkpoint taken before the change), or it has refused every record of several batches in a row
- * (see {@link BatchInserter}).
+ * checkpoint taken before the change), it has refused every record of several batches in a row or
+ * too many of one, a view refused rows the table stored and keeps no deduplication window to send
+ * parts again, or the error is one the job does not know (see {@link BatchInserter}).
  */
 public enum TableRefusalAction {
     /** Stop the job once, naming the table and ClickHouse's message; no restart. */

@@ -84,6 +84,8 @@ class InsertAnswersITCase {
         });
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
         ClickHouseClient ch = RealServices.clickHouse();
+        // the table drops repeats, so the job can send parts of the batch the view refused (see below)
+        ch.execute("ALTER TABLE `" + db + "`.otel_traces MODIFY SETTING non_replicated_deduplication_window = 100");
         ch.execute("CREATE TABLE `" + db + "`.spans_seen (SpanId String, SpanName String) ENGINE = MergeTree ORDER BY SpanId");
         ch.execute("CREATE MATERIALIZED VIEW `" + db + "`.spans_seen_mv TO `" + db + "`.spans_seen AS SELECT SpanId, SpanName"
                 + " FROM `" + db + "`.otel_traces WHERE throwIf(SpanName = 'poison') = 0");
@@ -94,11 +96,55 @@ class InsertAnswersITCase {
                     + String.format("%02x", poisoned) + "%') FROM `" + db + "`.spans_seen FORMAT TSV"))
                     .as("the view saw every span of the 99 good records, none of the poisoned one's")
                     .isEqualTo(99 * 50 + "\t0\t0\n");
+            assertThat(ch.query("SELECT count(), uniqExact(SpanId) FROM `" + db + "`.spans_seen FORMAT TSV"))
+                    .as("each once").isEqualTo(99 * 50 + "\t" + 99 * 50 + "\n");
+            // ClickHouse stored the whole batch in the table before the view refused it (an INSERT is not
+            // atomic across a table and its views): the parts sent to find the record were repeats it dropped
+            assertThat(ch.query("SELECT count(), uniqExact(SpanId) FROM `" + db + "`.otel_traces FORMAT TSV"))
+                    .as("the table: every span once").isEqualTo(100 * 50 + "\t" + 100 * 50 + "\n");
             List<ConsumerRecord<byte[], byte[]>> letters = RealServices.consumeAll(dlq);
             assertThat(letters).hasSize(1);
             assertThat(letters.get(0).value()).isEqualTo(records.get(poisoned));
             assertThat(new String(letters.get(0).headers().lastHeader(DeadLetterSerializer.ERROR_MESSAGE).value(),
                     StandardCharsets.UTF_8)).contains("code 395").contains("FUNCTION_THROW_IF_VALUE_IS_NON_ZERO");
+        } finally {
+            RealServices.dropDatabases(db);
+        }
+    }
+
+    /**
+     * The same view over a table that keeps every INSERT: parts of the batch would store the
+     * table's rows again, so the job stops once, saying why, instead of repeating them.
+     */
+    @Test
+    void aViewsRefusalOverATableWithoutADeduplicationWindowStopsTheJobOnce() throws Exception {
+        String topic = RealServices.uniqueName("it_answers_plain");
+        String db = RealServices.uniqueName("it_answers_plain");
+        RealServices.createTopic(topic, 1);
+        List<byte[]> records = new ArrayList<>();
+        for (int r = 0; r < 10; r++) {
+            records.add(record(r, r == 4).toByteArray());
+        }
+        RealServices.produce(topic, records);
+        TributaryConfig config = TributaryConfig.fromArgs(new String[] {
+            "--signals", "traces", "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(), "--kafka.topics.traces", topic,
+            "--kafka.group-id", db, "--kafka.bounded", "true", "--kafka.starting-offsets", "earliest", "--dlq.topic", "",
+            "--parallelism", "1", "--clickhouse.url", RealServices.clickHouseUrl(), "--clickhouse.database", db,
+            "--checkpoint.interval", "1h", "--flink.restart-strategy.type", "fixed-delay",
+            "--flink.restart-strategy.fixed-delay.attempts", "1000", "--flink.restart-strategy.fixed-delay.delay", "200ms"
+        });
+        SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
+        ClickHouseClient ch = RealServices.clickHouse();
+        ch.execute("CREATE TABLE `" + db + "`.spans_seen (SpanId String) ENGINE = MergeTree ORDER BY SpanId");
+        ch.execute("CREATE MATERIALIZED VIEW `" + db + "`.spans_seen_mv TO `" + db + "`.spans_seen AS SELECT SpanId"
+                + " FROM `" + db + "`.otel_traces WHERE throwIf(SpanName = 'poison') = 0");
+        try {
+            String failure = org.apache.flink.util.ExceptionUtils.stringifyException(
+                    catchThrowable(() -> TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config)));
+            assertThat(failure).contains("a materialized view refused rows after the table had stored them")
+                    .contains("non_replicated_deduplication_window").contains("SuppressRestartsException");
+            assertThat(ch.query("SELECT count(), uniqExact(SpanId) FROM `" + db + "`.otel_traces FORMAT TSV"))
+                    .as("stored once by ClickHouse, not again").isEqualTo("500\t500\n");
         } finally {
             RealServices.dropDatabases(db);
         }

@@ -268,6 +268,50 @@ class RefusedRowsITCase {
         }
     }
 
+    /**
+     * One small record whose spans fall on 101 days: the exporter's daily partitions make its
+     * INSERT refused for good ("Too many partitions for single INSERT block", code 252, which is
+     * also the code of a passing backlog of parts). It goes to the dead-letter topic at once, the
+     * rest is written, the run ends. Before, 252 was retried, the job restarted and replayed it,
+     * forever.
+     */
+    @Test
+    void aRecordSpanningTooManyPartitionsIsADeadLetter() throws Exception {
+        String topic = RealServices.uniqueName("it_refused_days");
+        String dlq = RealServices.uniqueName("it_refused_days_dlq");
+        String db = RealServices.uniqueName("it_refused_days");
+        RealServices.createTopic(topic, 1);
+        RealServices.createTopic(dlq, 1);
+        List<byte[]> records = new ArrayList<>();
+        for (int r = 0; r < 20; r++) {
+            records.add(oneSpan(r, false).toByteArray());
+        }
+        ScopeSpans.Builder days = ScopeSpans.newBuilder();
+        for (int d = 0; d < 101; d++) {
+            days.addSpans(Span.newBuilder().setTraceId(ByteString.copyFrom(new byte[16])).setName("day " + d)
+                    .setSpanId(ByteString.copyFrom(new byte[] {9, 9, 9, 9, 9, 9, 9, (byte) d}))
+                    .setStartTimeUnixNano(1_700_000_000_000_000_000L + d * 86_400_000_000_000L));
+        }
+        byte[] wide = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
+                .addScopeSpans(days)).build().toByteArray();
+        records.add(7, wide);
+        RealServices.produce(topic, records);
+        try {
+            TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(args(topic, dlq, db),
+                    "--flink.restart-strategy.type", "none"));
+            SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
+            TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config);
+            assertThat(RealServices.clickHouse().query("SELECT count(), uniqExact(SpanId) FROM `" + db
+                    + "`.otel_traces FORMAT TSV")).isEqualTo("20\t20\n");
+            List<ConsumerRecord<byte[], byte[]>> letters = RealServices.consumeAll(dlq);
+            assertThat(letters).hasSize(1);
+            assertThat(letters.get(0).value()).isEqualTo(wide);
+            assertThat(header(letters.get(0), DeadLetterSerializer.ERROR_MESSAGE)).contains("Too many partitions");
+        } finally {
+            RealServices.dropDatabases(db);
+        }
+    }
+
     private static String[] args(String topic, String dlq, String db) {
         return new String[] {
             "--signals", "traces",

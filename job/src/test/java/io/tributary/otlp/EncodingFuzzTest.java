@@ -13,7 +13,6 @@ import io.tributary.oracle.RandomOtlp;
 import io.tributary.testing.Fuzzing;
 import io.tributary.tools.loadgen.LoadShape;
 
-import org.junit.jupiter.api.Disabled;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,8 +36,6 @@ class EncodingFuzzTest {
         new OtlpDecoder<>(Encoding.OTLP_PROTO, ExportMetricsServiceRequest.getDefaultInstance())};
 
     @FuzzTest(maxDuration = Fuzzing.SHORT)
-    @Disabled("Encoding.of takes the valid requests in crash-* for JSON (issue 17, item 1, whose fix rewrites"
-            + " Encoding.java): enable with that fix")
     void protobufRequestsAreNeverTakenForJson(FuzzedDataProvider data) throws IOException {
         byte[] record = data.consumeBoolean() ? request(data) : data.consumeRemainingAsBytes();
         for (OtlpDecoder<? extends Message> protobuf : PROTOBUF) {

@@ -90,7 +90,7 @@ class ClickHouseSinkWriterTest {
         @Override
         public void close() {}
 
-        private static byte[] uncompressed(byte[] body, Compression compression) throws IOException {
+        static byte[] uncompressed(byte[] body, Compression compression) throws IOException {
             switch (compression) {
                 case LZ4:
                     return new LZ4FrameInputStream(new ByteArrayInputStream(body)).readAllBytes();
@@ -579,6 +579,122 @@ class ClickHouseSinkWriterTest {
         assertThat(ch.accepted).allSatisfy(r -> assertThat(r.length()).isLessThanOrEqualTo(3));
         assertThat(m.batchesSplit.getCount()).isEqualTo(3); // 10 -> 5 + 5 -> (2 + 3) + (2 + 3)
         assertThat(ch.tokens).allSatisfy(t -> assertThat(t).matches(".*:[0-9a-f]{8}/\\d+-\\d+"));
+        w.close();
+    }
+
+    @Test
+    void aRefusalTheJobDoesNotKnowToBeAboutRowsStopsItWithoutSplittingOrDeadLettering() throws Exception {
+        for (ClickHouseException refusal : List.of(
+                new ClickHouseException("TLS to https://ch:8443/: PKIX path validation failed: certificate expired", -1, -1, false),
+                new ClickHouseException("ClickHouse answered HTTP 400: Bad Request", 400, -1, false),
+                new ClickHouseException("Code: 48. DB::Exception: not implemented", 500, 48, false))) {
+            List<String> tried = Collections.synchronizedList(new ArrayList<>());
+            InsertClient ch = new FakeClickHouse(new CountDownLatch(0), r -> false, 0) {
+                @Override
+                public long insert(String sql, Map<String, String> settings, Body body, Compression compression)
+                        throws ClickHouseException {
+                    tried.add("insert");
+                    throw refusal;
+                }
+            };
+            ClickHouseSinkWriter w = writer(ch, 1000);
+            for (int i = 0; i < 8; i++) {
+                w.write(rows(Character.toString('a' + i), i), null);
+            }
+            Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> w.flush(false));
+            assertThat(t).as(refusal.getMessage()).hasMessageContaining("as a whole").hasMessageContaining(refusal.getMessage());
+            assertThat(org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.isUnrecoverableError(t)).isTrue();
+            assertThat(tried).as("one INSERT: good records are not split out, dead-lettered or lost for it").hasSize(1);
+            w.close();
+        }
+    }
+
+    /**
+     * A view that refuses rows after the table stored the batch (ClickHouse's order): the parts go
+     * with the batch's own token, which the table drops as a repeat, and without deduplication in
+     * the views, which take each good part once; the refused record alone is set aside. The table
+     * keeps every row once.
+     */
+    @Test
+    void aViewsRefusalIsIsolatedWithTheBatchsTokenSoTheTableStoresNothingTwice() throws Exception {
+        List<String> table = Collections.synchronizedList(new ArrayList<>());
+        List<String> view = Collections.synchronizedList(new ArrayList<>());
+        java.util.Set<String> tokens = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        InsertClient ch = new InsertClient() {
+            @Override
+            public long insert(String sql, Map<String, String> settings, Body body, Compression compression)
+                    throws IOException {
+                String rows = new String(FakeClickHouse.uncompressed(body.toByteArray(), compression),
+                        StandardCharsets.US_ASCII).substring(HEADER_TEXT.length());
+                String token = settings.get("insert_deduplication_token");
+                synchronized (this) {
+                    if (tokens.add(token)) {
+                        table.add(rows); // stored before the views see it
+                    } else if (!"0".equals(settings.get("deduplicate_blocks_in_dependent_materialized_views"))) {
+                        return rows.length(); // a repeat, views deduplicated too
+                    }
+                    if (rows.contains("X")) {
+                        throw new ClickHouseException("Code: 395. DB::Exception: Value passed to 'throwIf' function is"
+                                + " non-zero: while pushing to view db.mv. (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO)", 500, 395, false);
+                    }
+                    view.add(rows);
+                }
+                return rows.length();
+            }
+
+            @Override
+            public void close() {}
+        };
+        ClickHouseSinkWriter w = writer(ch, 1000); // FACTS: the tables drop repeats
+        String[] chunks = {"a", "b", "X", "c", "d", "e", "f", "g"};
+        for (int i = 0; i < chunks.length; i++) {
+            w.write(rows(chunks[i], i), null);
+        }
+        w.flush(false);
+        assertThat(table).as("the table: the batch once").containsExactly("abXcdefg");
+        assertThat(sortedChars(view)).as("the view: every good record once").isEqualTo("abcdefg");
+        w.close();
+
+        // a table without a deduplication window: parts would be stored again, so the job stops
+        table.clear();
+        tokens.clear();
+        ClickHouseSinkWriter plain = new ClickHouseSinkWriter(settings(Delivery.AT_LEAST_ONCE, Compression.NONE, 1000,
+                1L << 30), ch, NO_TIMERS, metrics(), 0, NO_DEDUP, NO_LIVE_TABLES);
+        for (int i = 0; i < chunks.length; i++) {
+            plain.write(rows(chunks[i], i), null);
+        }
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> plain.flush(false));
+        assertThat(t).hasMessageContaining("a materialized view refused rows after the table had stored them")
+                .hasMessageContaining("non_replicated_deduplication_window");
+        assertThat(table).as("stored once, not again in parts").containsExactly("abXcdefg");
+        plain.close();
+    }
+
+    @Test
+    void aRecordSpanningTooManyPartitionsIsSetAsideAtOnceAndTheRestWritten() throws Exception {
+        List<String> tried = Collections.synchronizedList(new ArrayList<>());
+        FakeClickHouse ch = new FakeClickHouse(new CountDownLatch(0), r -> false, 0) {
+            @Override
+            public long insert(String sql, Map<String, String> settings, Body body, Compression compression)
+                    throws IOException, InterruptedException {
+                String rows = new String(uncompressed(body.toByteArray(), compression), StandardCharsets.US_ASCII);
+                tried.add(rows);
+                if (rows.contains("P")) {
+                    throw new ClickHouseException("Code: 252. DB::Exception: Too many partitions for single INSERT block"
+                            + " (more than 100). (TOO_MANY_PARTS)", 500, 252, true);
+                }
+                return super.insert(sql, settings, body, compression);
+            }
+        };
+        ClickHouseSinkWriter w = writer(ch, 1000);
+        String[] chunks = {"a", "b", "P", "c"};
+        for (int i = 0; i < chunks.length; i++) {
+            w.write(rows(chunks[i], i), null);
+        }
+        w.flush(false);
+        assertThat(sortedChars(ch.accepted)).isEqualTo("abc");
+        // 4 records: the whole, halves ab and Pc, then P and c; no retry of what cannot change
+        assertThat(tried).hasSize(5);
         w.close();
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.tributary.testing.Fuzzing;
 
-import org.junit.jupiter.api.Disabled;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -23,9 +22,6 @@ class SealedBatchSerializerFuzzTest {
     private static final SealedBatchSerializer SERIALIZER = new SealedBatchSerializer();
 
     @FuzzTest(maxDuration = Fuzzing.SHORT)
-    @Disabled("SealedBatchSerializer.deserialize throws NegativeArraySizeException and IllegalArgumentException, and"
-            + " allocates gigabytes, for the crash-* inputs (issue 17, item 11 report; sink/ is another change's):"
-            + " enable when it refuses them with an IOException")
     void aCheckpointedBatchReadsBackOrIsRefusedWithAnIOException(byte[] input) throws IOException {
         if (input.length == 0) {
             return;

@@ -95,7 +95,7 @@ class TranscoderFuzzTest {
         record.headerValues = new byte[][] {TRACEPARENT, null};
         DeadLetter letter = new DeadLetter(record, refused, 1_764_460_800_123L);
         assertThat(DecodeFunction.reason(refused)).isNotBlank();
-        ProducerRecord<byte[], byte[]> sent = LETTERS.serialize(letter, null, null);
+        ProducerRecord<byte[], byte[]> sent = LETTERS.serialize(letter);
         assertThat(sent.topic()).isEqualTo("dead-letters");
         assertThat(sent.key()).isEqualTo(KEY);
         Header[] headers = sent.headers().toArray();
