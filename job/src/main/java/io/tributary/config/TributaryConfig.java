@@ -346,6 +346,19 @@ public final class TributaryConfig implements Serializable {
         return out;
     }
 
+    /**
+     * Whether a Kafka client property holds a secret by kafka-clients' own definition (type
+     * PASSWORD), for what must never be written out (a SQL script's table options).
+     */
+    public static boolean isKafkaSecret(String property) {
+        return SecretScreen.KAFKA_PASSWORD_PROPERTIES.contains(property);
+    }
+
+    /** Whether a setting's value is a secret (a Kafka PASSWORD property, a Flink key Flink hides, a password key). */
+    public static boolean isSecretSetting(String key) {
+        return SecretScreen.isSecret(key);
+    }
+
     /** The {@code kafka.properties.*} settings, without the prefix, as a map (serializable). */
     public Map<String, String> kafkaPropertiesMap() {
         return kafkaProperties;

@@ -141,11 +141,13 @@ public final class SqlRunner {
             values.put(o.key(), given != null ? given.trim() : o.defaultText());
         }
         parsed.given().forEach((k, v) -> {
-            if (k.startsWith(TributaryOptions.KAFKA_PROPERTIES_PREFIX) || k.startsWith(TributaryOptions.FLINK_PREFIX)) {
+            // a secret never becomes script text: its ${key} is unknown
+            if ((k.startsWith(TributaryOptions.KAFKA_PROPERTIES_PREFIX) || k.startsWith(TributaryOptions.FLINK_PREFIX))
+                    && !TributaryConfig.isSecretSetting(k)) {
                 values.put(k, v);
             }
         });
-        values.putAll(derived(config));
+        values.putAll(derived(config, text.contains("${kafka.client-options")));
         values.putAll(parsed.extra());
         return new Prepared(config, SqlScript.statements(SqlScript.substitute(text, values, SQL_FRAGMENTS)), values);
     }
@@ -163,7 +165,7 @@ public final class SqlRunner {
     }
 
     /** The settings computed from job keys, in the forms Flink's connectors take. */
-    static Map<String, String> derived(TributaryConfig config) {
+    static Map<String, String> derived(TributaryConfig config, boolean clientOptions) {
         Map<String, String> out = new HashMap<>();
         StartingOffsets start = config.get(TributaryOptions.KAFKA_STARTING_OFFSETS);
         out.put("kafka.scan.startup.mode", start == StartingOffsets.EARLIEST ? "earliest-offset"
@@ -173,7 +175,9 @@ public final class SqlRunner {
         for (Signal s : Signal.values()) {
             out.put("kafka.topic-option." + s.id(), topicOption(config, s));
         }
-        out.put("kafka.client-options", clientOptions(config));
+        if (clientOptions) { // refuses secrets given as raw properties: only when a script asks for them
+            out.put("kafka.client-options", clientOptions(config));
+        }
         return out;
     }
 
@@ -184,6 +188,14 @@ public final class SqlRunner {
      * secrets as references the job's config provider resolves where the client runs.
      */
     static String clientOptions(TributaryConfig config) {
+        for (String property : config.kafkaPropertiesMap().keySet()) {
+            if (TributaryConfig.isKafkaSecret(property)) {
+                // a script's table options are in Flink's plan and the statement's text: no secret there
+                throw new ConfigException(TributaryOptions.KAFKA_PROPERTIES_PREFIX + property + ": a secret, which"
+                        + " ${kafka.client-options} would write into the script's table options; give it through"
+                        + " kafka.sasl.* or kafka.tls.* and their -env/-file settings, whose values stay out of the script");
+            }
+        }
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<String, String> e : config.kafka().properties().entrySet()) {
             sb.append(", 'properties.").append(e.getKey().replace("'", "''")).append("' = '")

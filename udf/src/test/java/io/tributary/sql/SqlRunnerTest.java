@@ -74,11 +74,11 @@ class SqlRunnerTest {
 
     @Test
     void aSignalsTopicsBecomeTheKafkaConnectorsTopicOrTopicPattern() {
-        assertThat(SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[0])))
+        assertThat(SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[0]), true))
                 .containsEntry("kafka.topic-option.traces", "'topic' = 'otlp_spans'");
-        assertThat(SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[] {"--kafka.topics.traces", "a, b"})))
+        assertThat(SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[] {"--kafka.topics.traces", "a, b"}), true))
                 .containsEntry("kafka.topic-option.traces", "'topic' = 'a;b'");
-        String option = SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[] {"--kafka.topics.logs", "l1,^logs-'x'"}))
+        String option = SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[] {"--kafka.topics.logs", "l1,^logs-'x'"}), true)
                 .get("kafka.topic-option.logs");
         assertThat(option).startsWith("'topic-pattern' = '").contains("''x''");
         java.util.regex.Pattern p = java.util.regex.Pattern.compile(
@@ -90,11 +90,11 @@ class SqlRunnerTest {
 
     @Test
     void theJobsKafkaClientSettingsBecomeTheConnectorsPropertiesOptions() {
-        assertThat(SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[0])))
+        assertThat(SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[0]), true))
                 .containsEntry("kafka.client-options", "");
         String options = SqlRunner.derived(io.tributary.config.TributaryConfig.fromArgs(new String[] {
             "--kafka.security.protocol", "SASL_SSL", "--kafka.sasl.mechanism", "PLAIN", "--kafka.sasl.username", "o'neil",
-            "--kafka.sasl.password-env", "KAFKA_PW", "--kafka.properties.client.rack", "eu-1"})).get("kafka.client-options");
+            "--kafka.sasl.password-env", "KAFKA_PW", "--kafka.properties.client.rack", "eu-1"}), true).get("kafka.client-options");
         assertThat(options).startsWith(", 'properties.")
                 .contains(", 'properties.security.protocol' = 'SASL_SSL'")
                 .contains(", 'properties.client.rack' = 'eu-1'")
@@ -136,7 +136,7 @@ class SqlRunnerTest {
     @Test
     void aNamedTopicWithASemicolonIsRefusedNamingTheKey() {
         // the Kafka SQL connector splits 'topic' at semicolons: "a;b" would read two topics
-        assertThatThrownBy(() -> SqlRunner.derived(TributaryConfig.fromArgs(new String[] {"--kafka.topics.logs", "a;b"})))
+        assertThatThrownBy(() -> SqlRunner.derived(TributaryConfig.fromArgs(new String[] {"--kafka.topics.logs", "a;b"}), true))
                 .isInstanceOf(ConfigException.class).hasMessageStartingWith("kafka.topics.logs: 'a;b' is not a Kafka topic name");
     }
 
@@ -144,5 +144,21 @@ class SqlRunnerTest {
         return ((TableEnvironmentInternal) tEnv).getCatalogManager()
                 .getTable(ObjectIdentifier.of(tEnv.getCurrentCatalog(), tEnv.getCurrentDatabase(), table))
                 .orElseThrow().getTable().getOptions();
+    }
+
+    /**
+     * A Kafka secret given as a raw property (in the --config file) never becomes script text:
+     * ${kafka.client-options} refuses it naming the key, and its own ${key} is unknown.
+     */
+    @Test
+    void aKafkaSecretGivenAsARawPropertyNeverBecomesScriptText() throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("tributary-sql", ".yaml");
+        java.nio.file.Files.writeString(file, "kafka.properties.sasl.jaas.config: \"x required password=PLANTED-9f3\"\n");
+        TributaryConfig config = TributaryConfig.fromArgs(new String[] {"--config", file.toString()});
+        assertThatThrownBy(() -> SqlRunner.derived(config, true))
+                .hasMessageContaining("kafka.properties.sasl.jaas.config: a secret")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("PLANTED"));
+        assertThat(SqlRunner.derived(config, false)).doesNotContainKey("kafka.client-options");
+        java.nio.file.Files.delete(file);
     }
 }
