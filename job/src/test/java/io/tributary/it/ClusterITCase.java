@@ -222,7 +222,7 @@ class ClusterITCase {
         try {
             long[] before = null;
             for (int run = 1; run <= 20; run++) {
-                UniqueSpans.produce(p.topic, 4, (long) run * 500, 100_000, new AtomicBoolean(), new AtomicLong());
+                UniqueSpans.produce(p.topic, 4, 500, 100_000, new AtomicBoolean(), new AtomicLong());
                 // batches open for a minute: the cancel meets them open
                 String job = run(jarId, p.args("--sink.batch.max-age", "60s", "--checkpoint.interval", "1h"), 2, null);
                 awaitRunning(job);
@@ -248,7 +248,8 @@ class ClusterITCase {
     /**
      * {threads, direct memory used, classes loaded now} of the TaskManager after full GCs (with a
      * pause for threads that end when their objects are collected): threads and classes from the
-     * JVM's own counters (jcmd PerfCounter.print), direct memory from Flink's JVM metrics.
+     * JVM's own counters (jcmd PerfCounter.print), direct memory from Flink's JVM metrics on the
+     * TaskManager's Prometheus reporter.
      */
     private static long[] taskManager(String pid) throws Exception {
         for (int i = 0; i < 2; i++) {
@@ -262,12 +263,16 @@ class ClusterITCase {
                 perf.put(kv[0].strip(), Long.parseLong(kv[1]));
             }
         }
-        String id = get("/taskmanagers").path("taskmanagers").get(0).path("id").asText();
-        Thread.sleep(11_000); // the REST metrics are fetched every 10 s
+        // the Prometheus reporter reads the gauge when scraped (the REST API caches metrics for 10 s)
         long direct = -1;
-        for (JsonNode n : get("/taskmanagers/" + id + "/metrics?get=Status.JVM.Memory.Direct.MemoryUsed")) {
-            direct = Long.parseLong(n.path("value").asText());
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PROMETHEUS_TM + "/metrics"))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith("flink_taskmanager_Status_JVM_Memory_Direct_MemoryUsed")) {
+                direct = (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
         }
+        assertThat(direct).as("the TaskManager's direct memory on its Prometheus reporter").isPositive();
         return new long[] {perf.get("java.threads.live"), direct,
             perf.get("java.cls.loadedClasses") - perf.get("java.cls.unloadedClasses")};
     }
@@ -411,7 +416,7 @@ class ClusterITCase {
             if (allRunning) {
                 return;
             }
-            Thread.sleep(500);
+            Thread.sleep(200);
         }
         throw new AssertionError("job " + job + " not running: " + j);
     }
