@@ -66,22 +66,8 @@ class InsertAnswersITCase {
             records.add(record(r, r == poisoned).toByteArray());
         }
         RealServices.produce(topic, records);
-        TributaryConfig config = TributaryConfig.fromArgs(new String[] {
-            "--signals", "traces",
-            "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
-            "--kafka.topics.traces", topic,
-            "--kafka.group-id", db,
-            "--kafka.bounded", "true",
-            "--kafka.starting-offsets", "earliest",
-            "--dlq.topic", dlq,
-            "--parallelism", "1",
-            "--clickhouse.url", RealServices.clickHouseUrl(),
-            "--clickhouse.user", "tributary_progress",
-            "--clickhouse.database", db,
-            "--sink.batch.max-rows", "100000",
-            "--checkpoint.interval", "1h",
-            "--flink.restart-strategy.type", "none"
-        });
+        TributaryConfig config = TributaryConfig.fromArgs(RealServices.boundedTraces(topic, dlq, db,
+                "--clickhouse.user", "tributary_progress", "--flink.restart-strategy.type", "none"));
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
         ClickHouseClient ch = RealServices.clickHouse();
         // the table drops repeats, so the job can send parts of the batch the view refused (see below)
@@ -126,13 +112,9 @@ class InsertAnswersITCase {
             records.add(record(r, r == 4).toByteArray());
         }
         RealServices.produce(topic, records);
-        TributaryConfig config = TributaryConfig.fromArgs(new String[] {
-            "--signals", "traces", "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(), "--kafka.topics.traces", topic,
-            "--kafka.group-id", db, "--kafka.bounded", "true", "--kafka.starting-offsets", "earliest", "--dlq.topic", "",
-            "--parallelism", "1", "--clickhouse.url", RealServices.clickHouseUrl(), "--clickhouse.database", db,
-            "--checkpoint.interval", "1h", "--flink.restart-strategy.type", "fixed-delay",
-            "--flink.restart-strategy.fixed-delay.attempts", "1000", "--flink.restart-strategy.fixed-delay.delay", "200ms"
-        });
+        TributaryConfig config = TributaryConfig.fromArgs(RealServices.boundedTraces(topic, "", db,
+                "--flink.restart-strategy.type", "fixed-delay", "--flink.restart-strategy.fixed-delay.attempts", "1000",
+                "--flink.restart-strategy.fixed-delay.delay", "200ms"));
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
         ClickHouseClient ch = RealServices.clickHouse();
         ch.execute("CREATE TABLE `" + db + "`.spans_seen (SpanId String) ENGINE = MergeTree ORDER BY SpanId");

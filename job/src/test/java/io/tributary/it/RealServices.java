@@ -90,6 +90,33 @@ public final class RealServices {
         return out;
     }
 
+    /**
+     * The arguments of a bounded traces-only job from the start of {@code topic} into database
+     * {@code db}, dead letters to {@code dlq} ("" for none), one source, batches of up to 100,000
+     * rows, no checkpoint before the end; {@code more} replaces or adds keys.
+     */
+    public static String[] boundedTraces(String topic, String dlq, String db, String... more) {
+        return concat(new String[] {
+            "--signals", "traces",
+            "--kafka.bootstrap-servers", kafkaBootstrap(),
+            "--kafka.topics.traces", topic,
+            "--kafka.group-id", db,
+            "--kafka.bounded", "true",
+            "--kafka.starting-offsets", "earliest",
+            "--dlq.topic", dlq,
+            "--parallelism", "1",
+            "--clickhouse.url", clickHouseUrl(),
+            "--clickhouse.database", db,
+            "--sink.batch.max-rows", "100000",
+            "--checkpoint.interval", "1h"
+        }, more);
+    }
+
+    /** A header of a Kafka record (a dead letter's), as text. */
+    public static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     public static String uniqueName(String prefix) {
         return prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     }

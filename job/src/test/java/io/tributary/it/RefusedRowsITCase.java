@@ -142,7 +142,7 @@ class RefusedRowsITCase {
         RealServices.produce(cleanTopic, good);
         ClickHouseClient ch = RealServices.clickHouse();
         try {
-            TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(args(topic, dlq, db),
+            TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(RealServices.boundedTraces(topic, dlq, db),
                     "--sink.delivery", delivery, "--checkpoint.interval", "2s"));
             SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
             if (delivery.equals("exactly-once")) {
@@ -152,7 +152,7 @@ class RefusedRowsITCase {
             TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config);
 
             // the good spans, each once, every column as a run without the refused records writes them
-            TributaryConfig reference = TributaryConfig.fromArgs(args(cleanTopic, "", clean));
+            TributaryConfig reference = TributaryConfig.fromArgs(RealServices.boundedTraces(cleanTopic, "", clean));
             SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), reference, TableEngine.MERGE_TREE, null);
             TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), reference);
             assertThat(RealServices.rows(db, "otel_traces")).hasSize(300).isEqualTo(RealServices.rows(clean, "otel_traces"));
@@ -164,7 +164,7 @@ class RefusedRowsITCase {
                 refused.add(records.get(r));
             }
             assertThat(letters.stream().map(ConsumerRecord::value)).containsExactlyInAnyOrderElementsOf(refused);
-            assertThat(letters).allSatisfy(l -> assertThat(header(l, DeadLetterSerializer.ERROR_MESSAGE))
+            assertThat(letters).allSatisfy(l -> assertThat(RealServices.header(l, DeadLetterSerializer.ERROR_MESSAGE))
                     .contains("VIOLATED_CONSTRAINT").contains("no_poison"));
         } finally {
             RealServices.dropDatabases(db, clean);
@@ -192,7 +192,7 @@ class RefusedRowsITCase {
         ClickHouseClient ch = RealServices.clickHouse();
         try {
             // a restart strategy that would go on for minutes: the stop must not use it
-            String[] args = RealServices.concat(args(topic, dlq, db), "--sink.batch.max-rows", "50",
+            String[] args = RealServices.concat(RealServices.boundedTraces(topic, dlq, db), "--sink.batch.max-rows", "50",
                     "--sink.max-in-flight", "1", "--flink.restart-strategy.type", "fixed-delay",
                     "--flink.restart-strategy.fixed-delay.attempts", "1000", "--flink.restart-strategy.fixed-delay.delay", "200ms");
             TributaryConfig config = TributaryConfig.fromArgs(args);
@@ -250,7 +250,7 @@ class RefusedRowsITCase {
         }
         RealServices.produce(topic, records);
         try {
-            TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(args(topic, "", db),
+            TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(RealServices.boundedTraces(topic, "", db),
                     "--clickhouse.user", "tributary_small_memory", "--sink.batch.max-bytes", "256 mb",
                     "--sink.retry.initial-backoff", "50ms", "--flink.restart-strategy.type", "none"));
             SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
@@ -297,7 +297,7 @@ class RefusedRowsITCase {
         records.add(7, wide);
         RealServices.produce(topic, records);
         try {
-            TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(args(topic, dlq, db),
+            TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(RealServices.boundedTraces(topic, dlq, db),
                     "--flink.restart-strategy.type", "none"));
             SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
             TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config);
@@ -306,32 +306,12 @@ class RefusedRowsITCase {
             List<ConsumerRecord<byte[], byte[]>> letters = RealServices.consumeAll(dlq);
             assertThat(letters).hasSize(1);
             assertThat(letters.get(0).value()).isEqualTo(wide);
-            assertThat(header(letters.get(0), DeadLetterSerializer.ERROR_MESSAGE)).contains("Too many partitions");
+            assertThat(RealServices.header(letters.get(0), DeadLetterSerializer.ERROR_MESSAGE)).contains("Too many partitions");
         } finally {
             RealServices.dropDatabases(db);
         }
     }
 
-    private static String[] args(String topic, String dlq, String db) {
-        return new String[] {
-            "--signals", "traces",
-            "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
-            "--kafka.topics.traces", topic,
-            "--kafka.group-id", db,
-            "--kafka.bounded", "true",
-            "--kafka.starting-offsets", "earliest",
-            "--dlq.topic", dlq,
-            "--parallelism", "1",
-            "--clickhouse.url", RealServices.clickHouseUrl(),
-            "--clickhouse.database", db,
-            "--sink.batch.max-rows", "100000",
-            "--checkpoint.interval", "1h"
-        };
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-        return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
-    }
 
     /** One span, named {@code poison} when refused, with ids and times of its own. */
     private static ExportTraceServiceRequest oneSpan(int r, boolean poisoned) {
