@@ -20,12 +20,6 @@ import java.util.Set;
  */
 public final class InsertSettings {
 
-    /**
-     * Marks a parameter of the HTTP interface itself ({@code wait_end_of_query}), which is not in
-     * {@code system.settings} and every release takes.
-     */
-    static final String HTTP_PARAMETER = "an HTTP interface parameter";
-
     /** The per-INSERT token setting; exactly once needs it, at least once uses it when known. */
     static final String TOKEN = "insert_deduplication_token";
 
@@ -36,8 +30,16 @@ public final class InsertSettings {
      * @param value its value
      * @param neededFor why the sink cannot do without it (for the message), or null when it can
      * @param olderName the name older releases know it by, or null
+     * @param httpParameter a parameter of the HTTP interface itself ({@code wait_end_of_query}):
+     *     not in {@code system.settings}, taken by every release
      */
-    record Pin(String name, String value, String neededFor, String olderName) {}
+    record Pin(String name, String value, String neededFor, String olderName, boolean httpParameter) {
+
+        /** A query setting. */
+        Pin(String name, String value, String neededFor, String olderName) {
+            this(name, value, neededFor, olderName, false);
+        }
+    }
 
     private InsertSettings() {}
 
@@ -63,7 +65,7 @@ public final class InsertSettings {
         // headers ClickHouse sends 200 before the end and reports a later failure only in the body.
         String outcome = "the HTTP status must be the INSERT's outcome";
         p.add(new Pin("send_progress_in_http_headers", "0", outcome, null));
-        p.add(new Pin("wait_end_of_query", "1", HTTP_PARAMETER, null));
+        p.add(new Pin("wait_end_of_query", "1", outcome, null, true));
         p.add(new Pin("async_insert", s.asyncInsert() ? "1" : "0", s.asyncInsert() ? "sink.async-insert = true" : null,
                 null));
         p.add(new Pin("wait_for_async_insert", "1", s.asyncInsert() ? "sink.async-insert = true" : null, null));
@@ -92,7 +94,7 @@ public final class InsertSettings {
     static Set<String> names(List<Pin> pins) {
         Set<String> out = new LinkedHashSet<>();
         for (Pin p : pins) {
-            if (p.neededFor() == HTTP_PARAMETER) {
+            if (p.httpParameter()) {
                 continue;
             }
             out.add(p.name());
@@ -112,7 +114,7 @@ public final class InsertSettings {
     static Map<String, String> resolve(List<Pin> pins, ServerFacts facts, boolean exactlyOnce, List<String> problems) {
         Map<String, String> out = new LinkedHashMap<>();
         for (Pin p : pins) {
-            if (p.neededFor() == HTTP_PARAMETER || facts.knows(p.name())) {
+            if (p.httpParameter() || facts.knows(p.name())) {
                 out.put(p.name(), p.value());
             } else if (p.olderName() != null && facts.knows(p.olderName())) {
                 out.put(p.olderName(), p.value());

@@ -131,19 +131,8 @@ class OversizedDeadLettersITCase {
         List<Long> offsets = produce(topic, java.util.Arrays.asList(null, key, null),
                 List.of(spans("before", 5), bad, spans("after", 7)));
 
-        TributaryConfig config = TributaryConfig.fromArgs(new String[] {
-            "--signals", "traces",
-            "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
-            "--kafka.topics.traces", topic,
-            "--kafka.group-id", db,
-            "--kafka.bounded", "true",
-            "--kafka.starting-offsets", "earliest",
-            "--dlq.topic", dlq,
-            "--clickhouse.url", RealServices.clickHouseUrl(),
-            "--clickhouse.database", db,
-            "--checkpoint.interval", "1s",
-            "--sink.batch.max-age", "300ms"
-        });
+        TributaryConfig config = TributaryConfig.fromArgs(RealServices.boundedTraces(topic, dlq, db,
+                "--checkpoint.interval", "1s", "--sink.batch.max-age", "300ms"));
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
         try {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

@@ -251,7 +251,7 @@ class ClickHouseSinkWriterTest {
         assertThat(batch(0, Compression.ZSTD, true, "xq", "z").seal().token).isNotEqualTo(token);
         // the same record's rows of another table
         assertThat(batch(1, Compression.ZSTD, true, "xy", "z").seal().token).isEqualTo(token.replace(":TRACES:", ":LOGS:"));
-        assertThat(batch(0, Compression.ZSTD, false, "xy", "z").seal().token).as("at least once: no token").isNull();
+        assertThat(batch(0, Compression.ZSTD, false, "xy", "z").seal().token).as("without a checksum: no token").isNull();
     }
 
     /** A batch of records at spans-3@41, 42, ..., the first of two rows, the others of one. */
@@ -587,7 +587,7 @@ class ClickHouseSinkWriterTest {
         for (ClickHouseException refusal : List.of(
                 new ClickHouseException("TLS to https://ch:8443/: PKIX path validation failed: certificate expired", -1, -1, false),
                 new ClickHouseException("ClickHouse answered HTTP 400: Bad Request", 400, -1, false),
-                new ClickHouseException("Code: 48. DB::Exception: not implemented", 500, 48, false))) {
+                new ClickHouseException("Code: 1001. DB::Exception: std::exception", 500, 1001, false))) {
             List<String> tried = Collections.synchronizedList(new ArrayList<>());
             InsertClient ch = new FakeClickHouse(new CountDownLatch(0), r -> false, 0) {
                 @Override
