@@ -3,7 +3,7 @@
 -- the eight MATERIALIZED __otel_materialized_* columns (computed by ClickHouse, never sent), the
 -- bloom-filter index branch (the exporter picks text indexes on ClickHouse >= 26.2), database otel,
 -- no TTL, MergeTree.
--- Generated from the job's schema (io.tributary.schema) by
+-- Generated from the job's table definitions (io.tributary.tables.traces|logs|metrics) by
 --     bin/tributary schema print --signals logs --clickhouse.schema map > sql/otel_logs.sql   (then restore this header)
 -- SchemaDriftTest fails when this file and the code disagree.
 CREATE DATABASE IF NOT EXISTS `otel`;

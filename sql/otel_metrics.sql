@@ -2,7 +2,7 @@
 -- creates them since v0.157-v0.160 (internal/sqltemplates/metrics_*_table.sql, checked against
 -- v0.161/v0.162): DateTime times, LowCardinality MetricName, idx_time_minmax, ORDER BY hour and
 -- cityHash64(Attributes); database otel, no TTL, MergeTree.
--- Generated from the job's schema (io.tributary.schema) by
+-- Generated from the job's table definitions (io.tributary.tables.traces|logs|metrics) by
 --     bin/tributary schema print --signals metrics --clickhouse.schema map > sql/otel_metrics.sql   (then restore this header)
 -- SchemaDriftTest fails when this file and the code disagree.
 CREATE DATABASE IF NOT EXISTS `otel`;

@@ -2,7 +2,7 @@
 -- Collector contrib clickhouseexporter creates them (internal/sqltemplates/traces_table.sql,
 -- traces_id_ts_lookup_table.sql, traces_id_ts_lookup_mv.sql; main branch of 2026-11, the
 -- bloom-filter index flavour; database otel, no TTL, MergeTree).
--- Generated from the job's schema (io.tributary.schema) by
+-- Generated from the job's table definitions (io.tributary.tables.traces|logs|metrics) by
 --     bin/tributary schema print --signals traces --clickhouse.schema map > sql/otel_traces.sql   (then restore this header)
 -- SchemaDriftTest fails when this file and the code disagree.
 CREATE DATABASE IF NOT EXISTS `otel`;

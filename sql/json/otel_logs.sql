@@ -1,7 +1,7 @@
 -- JSON flavour (clickhouse.schema = json) of otel_logs, as the clickhouseexporter creates it with
 -- `json: true` (internal/sqltemplates/logs_json_table.sql with the *AttributesKeys columns and
 -- EventName, v0.162).
--- Generated from the job's schema (io.tributary.schema) by
+-- Generated from the job's table definitions (io.tributary.tables.traces|logs|metrics) by
 --     bin/tributary schema print --signals logs --clickhouse.schema json > sql/json/otel_logs.sql   (then restore this header)
 -- SchemaDriftTest fails when this file and the code disagree.
 CREATE DATABASE IF NOT EXISTS `otel`;

@@ -4,7 +4,7 @@
 -- attributes Map becomes JSON followed by an *AttributesKeys Array(LowCardinality(String)) column
 -- with a bloom-filter index (as proposed in contrib PR #48145), and the ORDER BY drops
 -- cityHash64(Attributes).
--- Generated from the job's schema (io.tributary.schema) by
+-- Generated from the job's table definitions (io.tributary.tables.traces|logs|metrics) by
 --     bin/tributary schema print --signals metrics --clickhouse.schema json > sql/json/otel_metrics.sql   (then restore this header)
 -- SchemaDriftTest fails when this file and the code disagree.
 CREATE DATABASE IF NOT EXISTS `otel`;

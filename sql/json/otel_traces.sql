@@ -1,7 +1,7 @@
 -- JSON flavour (clickhouse.schema = json) of otel_traces, as the clickhouseexporter creates it with
 -- `json: true` (internal/sqltemplates/traces_json_table.sql with the ResourceAttributesKeys and
 -- SpanAttributesKeys columns, v0.162), plus the same trace-id lookup table and view as the map flavour.
--- Generated from the job's schema (io.tributary.schema) by
+-- Generated from the job's table definitions (io.tributary.tables.traces|logs|metrics) by
 --     bin/tributary schema print --signals traces --clickhouse.schema json > sql/json/otel_traces.sql   (then restore this header)
 -- SchemaDriftTest fails when this file and the code disagree.
 CREATE DATABASE IF NOT EXISTS `otel`;

@@ -1,14 +1,14 @@
 package io.tributary;
 
 import io.tributary.clickhouse.ClickHouseClient;
-import io.tributary.sink.InsertSettings;
 import io.tributary.config.ConfigException;
 import io.tributary.config.Option;
 import io.tributary.config.TributaryConfig;
+import io.tributary.config.TributaryOptions;
 import io.tributary.kafka.KafkaCheck;
 import io.tributary.kafka.KafkaConnection;
-import io.tributary.config.TributaryOptions;
-import io.tributary.tables.TableEngine;
+import io.tributary.schema.TableEngine;
+import io.tributary.sink.InsertSettings;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

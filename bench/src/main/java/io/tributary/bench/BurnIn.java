@@ -3,7 +3,7 @@ package io.tributary.bench;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.tables.TableEngine;
+import io.tributary.schema.TableEngine;
 import io.tributary.tools.loadgen.LoadGenerator;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;

@@ -1,20 +1,20 @@
 package io.tributary.bench;
 
 import com.google.protobuf.Message;
-import io.tributary.clickhouse.Body;
-import io.tributary.clickhouse.BodyWriter;
-import io.tributary.clickhouse.Compression;
-import io.tributary.clickhouse.SegmentPool;
+import io.tributary.clickhouse.body.Body;
+import io.tributary.clickhouse.body.BodyWriter;
+import io.tributary.clickhouse.body.Compression;
+import io.tributary.clickhouse.body.SegmentPool;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
+import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.rowbinary.RowBinaryWriter;
-import io.tributary.tables.DecodeFunction;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.SchemaFlavor;
+import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
 import io.tributary.tables.TableRows;
 import io.tributary.tools.loadgen.LoadShape;
-import io.tributary.tools.loadgen.OtlpJsonWriter;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +34,7 @@ final class DecodeBench {
     /** One thread's work: its own records, decoder, rows and batches. */
     private static final class Worker {
         final List<byte[]> input = new ArrayList<>();
-        final DecodeFunction.RecordTranscoder transcoder;
+        final RecordTranscoder transcoder;
         final TableRows out;
         final Compression compression;
         final SegmentPool pool = new SegmentPool(64);
@@ -53,7 +53,7 @@ final class DecodeBench {
                 input.add(json ? OtlpJsonWriter.write(r) : r.toByteArray());
             }
             TableLayouts layouts = TableLayouts.canonical(flavor);
-            this.transcoder = DecodeFunction.transcoder(signal, Encoding.AUTO, layouts);
+            this.transcoder = RecordTranscoder.of(signal, Encoding.AUTO, layouts);
             this.out = new TableRows(layouts);
             this.compression = compression;
         }

@@ -1,18 +1,18 @@
 package io.tributary.bench;
 
 import com.clickhouse.client.api.internal.ClickHouseLZ4OutputStream;
-import io.tributary.clickhouse.Body;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
-import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.body.Body;
+import io.tributary.clickhouse.body.Compression;
 import io.tributary.config.TributaryConfig;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
 import io.tributary.rowbinary.RowBinaryWriter;
-import io.tributary.tables.DecodeFunction;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.TableEngine;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.SchemaFlavor;
-import io.tributary.tables.TableEngine;
+import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
 import io.tributary.tables.TableRows;
 import io.tributary.tools.loadgen.LoadShape;
@@ -55,7 +55,7 @@ final class FramingBench {
         String url = o.get("clickhouse.url", "http://localhost:8123");
         // the rows: header + every record's rows, as a batch of the job holds them
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.MAP);
-        DecodeFunction.RecordTranscoder transcoder = DecodeFunction.transcoder(Signal.TRACES, Encoding.AUTO, layouts);
+        RecordTranscoder transcoder = RecordTranscoder.of(Signal.TRACES, Encoding.AUTO, layouts);
         TableRows out = new TableRows(layouts);
         List<byte[]> chunks = new ArrayList<>();
         chunks.add(layouts.traces().header());

@@ -10,7 +10,7 @@ import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.config.TributaryOptions;
 import io.tributary.kafka.SourceRecord;
-import io.tributary.tables.TableEngine;
+import io.tributary.schema.TableEngine;
 import io.tributary.tools.loadgen.LoadGenerator;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;

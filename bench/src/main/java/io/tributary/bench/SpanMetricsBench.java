@@ -3,8 +3,8 @@ package io.tributary.bench;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
+import io.tributary.schema.TableEngine;
 import io.tributary.sql.SqlRunner;
-import io.tributary.tables.TableEngine;
 import io.tributary.topology.SchemaManager;
 
 import java.io.InputStream;

@@ -1,8 +1,8 @@
 package io.tributary.clickhouse;
 
-import io.tributary.tables.Sql;
-import io.tributary.tables.TableCatalog;
-import io.tributary.tables.TableColumn;
+import io.tributary.schema.Sql;
+import io.tributary.schema.TableCatalog;
+import io.tributary.schema.TableColumn;
 
 import java.io.IOException;
 import java.time.Duration;

@@ -1,5 +1,10 @@
 package io.tributary.clickhouse;
 
+import io.tributary.clickhouse.body.Body;
+import io.tributary.clickhouse.body.Compression;
+import io.tributary.clickhouse.tls.ClickHouseTls;
+import io.tributary.clickhouse.tls.ReloadingTls;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,5 +1,6 @@
 package io.tributary.clickhouse;
 
+import io.tributary.clickhouse.tls.ClickHouseTls;
 import io.tributary.secret.Secrets;
 
 import java.io.IOException;

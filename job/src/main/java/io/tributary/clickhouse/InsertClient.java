@@ -1,5 +1,8 @@
 package io.tributary.clickhouse;
 
+import io.tributary.clickhouse.body.Body;
+import io.tributary.clickhouse.body.Compression;
+
 import java.io.IOException;
 import java.util.Map;
 

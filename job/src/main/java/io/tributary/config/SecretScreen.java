@@ -1,6 +1,6 @@
 package io.tributary.config;
 
-import io.tributary.clickhouse.ClickHouseTls;
+import io.tributary.clickhouse.tls.ClickHouseTls;
 import io.tributary.secret.Secrets;
 import io.tributary.secret.UrlCredentials;
 

@@ -1,9 +1,9 @@
 package io.tributary.config;
 
 import io.tributary.otlp.Signal;
+import io.tributary.schema.TableName;
 import io.tributary.sink.Delivery;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.TableName;
 
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -227,8 +227,8 @@ public final class TributaryConfig implements Serializable {
     }
 
     /** The TLS settings for ClickHouse. */
-    public io.tributary.clickhouse.ClickHouseTls clickHouseTls() {
-        return new io.tributary.clickhouse.ClickHouseTls(
+    public io.tributary.clickhouse.tls.ClickHouseTls clickHouseTls() {
+        return new io.tributary.clickhouse.tls.ClickHouseTls(
                 get(TributaryOptions.CLICKHOUSE_TLS_CA_FILE),
                 get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_CERT_FILE),
                 get(TributaryOptions.CLICKHOUSE_TLS_CLIENT_KEY_FILE),

@@ -1,15 +1,15 @@
 package io.tributary.config;
 
 import io.tributary.clickhouse.ClickHouseEndpoint;
-import io.tributary.clickhouse.ClickHouseTls;
-import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.body.Compression;
+import io.tributary.clickhouse.tls.ClickHouseTls;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.sink.Delivery;
 import io.tributary.sink.TableRefusalAction;
 import io.tributary.tables.OtelTable;
 import io.tributary.tables.RecordBounds;
-import io.tributary.tables.SchemaFlavor;
 
 import java.time.Duration;
 import java.util.EnumSet;

@@ -23,7 +23,7 @@ public final class SourceRecordDeserializer implements KafkaRecordDeserializatio
     }
 
     /** The record as the job carries it. */
-    static SourceRecord of(ConsumerRecord<byte[], byte[]> record) {
+    public static SourceRecord of(ConsumerRecord<byte[], byte[]> record) {
         SourceRecord r =
                 new SourceRecord(record.topic(), record.partition(), record.offset(), record.timestamp(), record.value());
         r.key = record.key();

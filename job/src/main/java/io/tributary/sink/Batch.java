@@ -1,8 +1,8 @@
 package io.tributary.sink;
 
-import io.tributary.clickhouse.BodyWriter;
-import io.tributary.clickhouse.Compression;
-import io.tributary.clickhouse.SegmentPool;
+import io.tributary.clickhouse.body.BodyWriter;
+import io.tributary.clickhouse.body.Compression;
+import io.tributary.clickhouse.body.SegmentPool;
 import io.tributary.tables.EncodedRows;
 import io.tributary.tables.OtelTable;
 

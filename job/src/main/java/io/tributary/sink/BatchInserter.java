@@ -1,11 +1,10 @@
 package io.tributary.sink;
 
-import io.tributary.clickhouse.Body;
 import io.tributary.clickhouse.ClickHouseErrors;
 import io.tributary.clickhouse.ClickHouseException;
 import io.tributary.clickhouse.InsertClient;
-import io.tributary.kafka.RefusedRecords;
-import io.tributary.metrics.SinkMetrics;
+import io.tributary.clickhouse.body.Body;
+import io.tributary.deadletter.RefusedRecords;
 
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.slf4j.Logger;

@@ -1,7 +1,6 @@
 package io.tributary.sink;
 
 import io.tributary.clickhouse.InsertClient;
-import io.tributary.metrics.SinkMetrics;
 
 import org.apache.flink.api.connector.sink2.Committer;
 

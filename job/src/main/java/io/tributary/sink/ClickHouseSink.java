@@ -2,10 +2,9 @@ package io.tributary.sink;
 
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseException;
-import io.tributary.metrics.EndpointMetrics;
-import io.tributary.metrics.SinkMetrics;
+import io.tributary.clickhouse.EndpointMetrics;
+import io.tributary.schema.Sql;
 import io.tributary.tables.EncodedRows;
-import io.tributary.tables.Sql;
 
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
@@ -141,7 +140,7 @@ public class ClickHouseSink implements Sink<EncodedRows> {
             SinkTable t = s.tables().get(table);
             io.tributary.tables.TableLayouts l = io.tributary.tables.TableLayouts.read(
                     new io.tributary.clickhouse.ClickHouseCatalog(s.endpoint(), s.database()), s.flavor(),
-                    Map.of(t.kind(), new io.tributary.tables.TableName(t.name(), t.setting())));
+                    Map.of(t.kind(), new io.tributary.schema.TableName(t.name(), t.setting())));
             return l.of(t.kind()).header();
         };
     }

@@ -1,8 +1,7 @@
 package io.tributary.sink;
 
 import io.tributary.clickhouse.InsertClient;
-import io.tributary.clickhouse.SegmentPool;
-import io.tributary.metrics.SinkMetrics;
+import io.tributary.clickhouse.body.SegmentPool;
 import io.tributary.tables.EncodedRows;
 
 import org.apache.flink.api.common.operators.ProcessingTimeService;

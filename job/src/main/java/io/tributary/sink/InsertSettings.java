@@ -1,7 +1,7 @@
 package io.tributary.sink;
 
 import io.tributary.clickhouse.ClickHouseClient;
-import io.tributary.tables.SchemaFlavor;
+import io.tributary.schema.SchemaFlavor;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.tributary.sink;
 
-import io.tributary.clickhouse.Body;
-import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.body.Body;
+import io.tributary.clickhouse.body.Compression;
 import io.tributary.tables.OtelTable;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.tributary.sink;
 
 import io.tributary.clickhouse.ClickHouseClient;
-import io.tributary.tables.Sql;
+import io.tributary.schema.Sql;
 
 import java.io.IOException;
 import java.util.Arrays;

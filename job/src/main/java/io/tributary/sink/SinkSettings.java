@@ -3,10 +3,10 @@ package io.tributary.sink;
 import io.tributary.kafka.KafkaConnection;
 
 import io.tributary.clickhouse.ClickHouseEndpoint;
-import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.body.Compression;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.Sql;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.SchemaFlavor;
-import io.tributary.tables.Sql;
 
 import java.io.Serializable;
 import java.time.Duration;

@@ -4,13 +4,13 @@ import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.config.TributaryOptions;
+import io.tributary.schema.Placement;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.Sql;
+import io.tributary.schema.TableEngine;
 import io.tributary.sink.Delivery;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.Placement;
-import io.tributary.tables.SchemaFlavor;
-import io.tributary.tables.Sql;
-import io.tributary.tables.TableEngine;
-import io.tributary.tables.TracesSchema;
+import io.tributary.tables.traces.TracesSchema;
 
 import java.io.IOException;
 import java.time.Duration;

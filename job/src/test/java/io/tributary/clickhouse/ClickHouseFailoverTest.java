@@ -1,5 +1,7 @@
 package io.tributary.clickhouse;
 
+import io.tributary.clickhouse.body.Compression;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 

@@ -3,7 +3,7 @@ package io.tributary.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.body.Compression;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
 import io.tributary.sink.Delivery;
@@ -226,7 +226,7 @@ class TributaryConfigTest {
         Path f = dir.resolve("s.yaml");
         Files.writeString(f, "clickhouse:\n  schema: json\n  tables:\n    metrics:\n      exponential_histogram: eh\n");
         TributaryConfig c = TributaryConfig.fromArgs(new String[] {"--config", f.toString()});
-        assertThat(c.get(TributaryOptions.CLICKHOUSE_SCHEMA)).isEqualTo(io.tributary.tables.SchemaFlavor.JSON);
+        assertThat(c.get(TributaryOptions.CLICKHOUSE_SCHEMA)).isEqualTo(io.tributary.schema.SchemaFlavor.JSON);
         assertThat(c.get(TributaryOptions.CLICKHOUSE_TABLES_METRICS_EXPONENTIAL_HISTOGRAM)).isEqualTo("eh");
         assertThat(c.get(TributaryOptions.CLICKHOUSE_TABLES_METRICS_SUMMARY)).isEqualTo("otel_metrics_summary");
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--signals", "traces,spans"}))
@@ -314,10 +314,10 @@ class TributaryConfigTest {
         TributaryConfig c = TributaryConfig.fromArgs(new String[] {"--clickhouse.url", "https://ch.example:8443",
             "--clickhouse.tls.ca-file", "/etc/ca.pem", "--clickhouse.tls.client-cert-file", "/etc/c.pem",
             "--clickhouse.tls.client-key-file", "/etc/c.key", "--clickhouse.tls.client-key-password-env", "KEY_PW"});
-        assertThat(c.clickHouseTls()).isEqualTo(new io.tributary.clickhouse.ClickHouseTls(
+        assertThat(c.clickHouseTls()).isEqualTo(new io.tributary.clickhouse.tls.ClickHouseTls(
                 "/etc/ca.pem", "/etc/c.pem", "/etc/c.key", "KEY_PW", null, true));
         assertThat(c.warnings()).isEmpty();
-        assertThat(TributaryConfig.fromArgs(new String[0]).clickHouseTls()).isEqualTo(io.tributary.clickhouse.ClickHouseTls.DEFAULT);
+        assertThat(TributaryConfig.fromArgs(new String[0]).clickHouseTls()).isEqualTo(io.tributary.clickhouse.tls.ClickHouseTls.DEFAULT);
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.tls.client-cert-file", "/etc/c.pem"}))
                 .hasMessageStartingWith("clickhouse.tls.client-key-file: a client certificate needs both");
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--clickhouse.tls.client-key-file", "/etc/c.key"}))

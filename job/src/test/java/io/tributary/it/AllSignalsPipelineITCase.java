@@ -45,10 +45,10 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
+import io.tributary.otlp.json.OtlpJsonWriter;
+import io.tributary.schema.TableEngine;
 import io.tributary.tables.AnyValues;
-import io.tributary.tables.TableEngine;
 import io.tributary.tools.loadgen.LoadShape;
-import io.tributary.tools.loadgen.OtlpJsonWriter;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
@@ -299,7 +299,7 @@ class AllSignalsPipelineITCase {
             rows.append("}\n");
         }
         ch.insert("INSERT INTO " + table + " FORMAT JSONEachRow", Map.of(),
-                rows.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), io.tributary.clickhouse.Compression.NONE);
+                rows.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), io.tributary.clickhouse.body.Compression.NONE);
         Map<String, JsonNode> out = new HashMap<>();
         for (String line : ch.query(select + " FROM " + table + " FORMAT JSONEachRow").split("\n")) {
             if (!line.isBlank()) {

@@ -6,10 +6,10 @@ import com.google.protobuf.Message;
 import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
+import io.tributary.otlp.json.OtlpJsonWriter;
+import io.tributary.schema.TableEngine;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.TableEngine;
 import io.tributary.testing.SizedRequests;
-import io.tributary.tools.loadgen.OtlpJsonWriter;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -6,7 +6,7 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.oracle.RandomOtlp;
-import io.tributary.tables.TableEngine;
+import io.tributary.schema.TableEngine;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

@@ -2,11 +2,11 @@ package io.tributary.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.clickhouse.Body;
-import io.tributary.clickhouse.BodyWriter;
 import io.tributary.clickhouse.ClickHouseClient;
-import io.tributary.clickhouse.Compression;
-import io.tributary.clickhouse.SegmentPool;
+import io.tributary.clickhouse.body.Body;
+import io.tributary.clickhouse.body.BodyWriter;
+import io.tributary.clickhouse.body.Compression;
+import io.tributary.clickhouse.body.SegmentPool;
 import io.tributary.rowbinary.RowBinaryWriter;
 
 import org.junit.jupiter.params.ParameterizedTest;

@@ -7,8 +7,8 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.oracle.RandomOtlp;
-import io.tributary.tables.Placement;
-import io.tributary.tables.TableEngine;
+import io.tributary.schema.Placement;
+import io.tributary.schema.TableEngine;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -13,8 +13,8 @@ import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.kafka.DeadLetterSerializer;
-import io.tributary.tables.TableEngine;
+import io.tributary.deadletter.DeadLetterSerializer;
+import io.tributary.schema.TableEngine;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

@@ -7,8 +7,8 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
+import io.tributary.schema.TableEngine;
 import io.tributary.sink.Delivery;
-import io.tributary.tables.TableEngine;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

@@ -12,9 +12,9 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.tables.TableEngine;
+import io.tributary.otlp.json.OtlpJsonWriter;
+import io.tributary.schema.TableEngine;
 import io.tributary.tools.loadgen.LoadShape;
-import io.tributary.tools.loadgen.OtlpJsonWriter;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

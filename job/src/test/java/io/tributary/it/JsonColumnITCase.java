@@ -13,7 +13,7 @@ import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.tributary.clickhouse.ClickHouseClient;
-import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.body.Compression;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.tables.AnyValues;
 import io.tributary.tables.Attributes;

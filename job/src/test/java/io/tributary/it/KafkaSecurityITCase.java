@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.kafka.DeadLetterSerializer;
+import io.tributary.deadletter.DeadLetterSerializer;
 import io.tributary.oracle.RandomOtlp;
-import io.tributary.tables.TableEngine;
+import io.tributary.schema.TableEngine;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -230,7 +230,7 @@ class KafkaSecurityITCase {
      * checks them against; 401 for anything else.
      */
     static com.sun.net.httpserver.HttpServer issuer(String client, String secret) throws Exception {
-        java.security.PrivateKey key = io.tributary.clickhouse.Pem.privateKey(Path.of(RealServices.kafkaSecure("oauth_key")),
+        java.security.PrivateKey key = io.tributary.clickhouse.tls.Pem.privateKey(Path.of(RealServices.kafkaSecure("oauth_key")),
                 "oauth key", null, "oauth-password-file");
         com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress("127.0.0.1", 0), 0);

@@ -31,12 +31,12 @@ import io.opentelemetry.proto.trace.v1.Span;
 import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.kafka.DeadLetterSerializer;
+import io.tributary.deadletter.DeadLetterSerializer;
 import io.tributary.oracle.RandomOtlp;
+import io.tributary.otlp.json.OtlpJsonWriter;
+import io.tributary.schema.TableEngine;
 import io.tributary.tables.OtelTable;
 import io.tributary.tables.OversizedRecordException;
-import io.tributary.tables.TableEngine;
-import io.tributary.tools.loadgen.OtlpJsonWriter;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -14,8 +14,8 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.kafka.DeadLetterSerializer;
-import io.tributary.tables.TableEngine;
+import io.tributary.deadletter.DeadLetterSerializer;
+import io.tributary.schema.TableEngine;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.tables.TableEngine;
+import io.tributary.schema.TableEngine;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.kafka.clients.admin.Admin;

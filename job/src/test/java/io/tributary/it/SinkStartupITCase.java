@@ -11,7 +11,7 @@ import io.opentelemetry.proto.trace.v1.Span;
 import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.tables.TableEngine;
+import io.tributary.schema.TableEngine;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -15,8 +15,8 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.kafka.DeadLetterSerializer;
-import io.tributary.tables.TableEngine;
+import io.tributary.deadletter.DeadLetterSerializer;
+import io.tributary.schema.TableEngine;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

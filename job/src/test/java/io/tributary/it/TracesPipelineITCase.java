@@ -24,8 +24,8 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.tables.TableEngine;
-import io.tributary.tools.loadgen.OtlpJsonWriter;
+import io.tributary.otlp.json.OtlpJsonWriter;
+import io.tributary.schema.TableEngine;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;

@@ -6,18 +6,18 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /** Holds a wire path to its oracle, record by record: the same bytes, or a failure on both sides. */
-final class Differential {
+public final class Differential {
 
     /** Record bytes to the rows in RowBinary; throws where the record is refused. */
     @FunctionalInterface
-    interface Path {
+    public interface Path {
         byte[] rows(byte[] record) throws Exception;
     }
 
     private final Path oracle;
     private final Path wire;
 
-    Differential(Path oracle, Path wire) {
+    public Differential(Path oracle, Path wire) {
         this.oracle = oracle;
         this.wire = wire;
     }
@@ -32,7 +32,7 @@ final class Differential {
     }
 
     /** The wire path writes the oracle's bytes for {@code record}, or fails exactly where it fails. */
-    void same(byte[] record, String what) {
+    public void same(byte[] record, String what) {
         byte[] expected = run(oracle, record);
         byte[] actual = run(wire, record);
         if (expected == null || actual == null) {

@@ -3,7 +3,7 @@ package io.tributary.oracle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Message;
-import io.tributary.tables.SchemaFlavor;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.tools.loadgen.LoadShape;
 
 import org.junit.jupiter.api.Test;
@@ -18,16 +18,16 @@ import java.util.SplittableRandom;
  * protobuf-java encodes them and scrambled, loadgen records, and the same records cut and with
  * bits flipped. A signal's test adds its own odd cases.
  */
-abstract class DifferentialCases {
+public abstract class DifferentialCases {
 
     /** The oracle and the wire path of the signal's table in {@code flavor}. */
-    abstract Differential paths(SchemaFlavor flavor);
+    protected abstract Differential paths(SchemaFlavor flavor);
 
     /** A generated request of the signal. */
-    abstract Message generate(RandomOtlp gen);
+    protected abstract Message generate(RandomOtlp gen);
 
     /** A loadgen record of the signal at {@code timeNanos}. */
-    abstract byte[] loadgen(LoadShape shape, long timeNanos);
+    protected abstract byte[] loadgen(LoadShape shape, long timeNanos);
 
     @ParameterizedTest
     @EnumSource(SchemaFlavor.class)

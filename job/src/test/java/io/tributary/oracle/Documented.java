@@ -3,11 +3,11 @@ package io.tributary.oracle;
 import io.tributary.testing.Fuzzing;
 
 /** A wire path held to its documented refusals: any other throwable fails the test, as a finding. */
-final class Documented {
+public final class Documented {
 
     private Documented() {}
 
-    static Differential.Path refusalsOnly(Differential.Path wire) {
+    public static Differential.Path refusalsOnly(Differential.Path wire) {
         return record -> {
             try {
                 return wire.rows(record);

@@ -1,10 +1,10 @@
 package io.tributary.oracle;
 
-import static io.tributary.tables.Columns.attributes;
-import static io.tributary.tables.Columns.dateTime64Nanos;
-import static io.tributary.tables.Columns.lowCardinalityString;
-import static io.tributary.tables.Columns.string;
-import static io.tributary.tables.Columns.uint8;
+import static io.tributary.schema.Columns.attributes;
+import static io.tributary.schema.Columns.dateTime64Nanos;
+import static io.tributary.schema.Columns.lowCardinalityString;
+import static io.tributary.schema.Columns.string;
+import static io.tributary.schema.Columns.uint8;
 
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
@@ -12,10 +12,10 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.TableLayout;
+import io.tributary.schema.TableSchema;
 import io.tributary.tables.Attributes;
-import io.tributary.tables.SchemaFlavor;
-import io.tributary.tables.TableLayout;
-import io.tributary.tables.TableSchema;
 
 import java.util.List;
 

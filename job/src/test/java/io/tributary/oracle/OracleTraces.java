@@ -1,15 +1,15 @@
 package io.tributary.oracle;
 
-import static io.tributary.tables.Columns.attributes;
-import static io.tributary.tables.Columns.dateTime64Nanos;
-import static io.tributary.tables.Columns.lowCardinalityString;
-import static io.tributary.tables.Columns.nested;
-import static io.tributary.tables.Columns.nestedAttributes;
-import static io.tributary.tables.Columns.nestedDateTime64Nanos;
-import static io.tributary.tables.Columns.nestedLowCardinalityString;
-import static io.tributary.tables.Columns.nestedString;
-import static io.tributary.tables.Columns.string;
-import static io.tributary.tables.Columns.uint64;
+import static io.tributary.schema.Columns.attributes;
+import static io.tributary.schema.Columns.dateTime64Nanos;
+import static io.tributary.schema.Columns.lowCardinalityString;
+import static io.tributary.schema.Columns.nested;
+import static io.tributary.schema.Columns.nestedAttributes;
+import static io.tributary.schema.Columns.nestedDateTime64Nanos;
+import static io.tributary.schema.Columns.nestedLowCardinalityString;
+import static io.tributary.schema.Columns.nestedString;
+import static io.tributary.schema.Columns.string;
+import static io.tributary.schema.Columns.uint64;
 
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
@@ -17,10 +17,10 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.TableLayout;
+import io.tributary.schema.TableSchema;
 import io.tributary.tables.Attributes;
-import io.tributary.tables.SchemaFlavor;
-import io.tributary.tables.TableLayout;
-import io.tributary.tables.TableSchema;
 
 import java.util.List;
 

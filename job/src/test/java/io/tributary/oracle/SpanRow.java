@@ -2,7 +2,7 @@ package io.tributary.oracle;
 
 import io.tributary.tables.Attributes;
 import io.tributary.tables.Hex;
-import io.tributary.tables.SpanKinds;
+import io.tributary.tables.traces.SpanKinds;
 
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;

@@ -7,13 +7,14 @@ import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.tributary.oracle.RandomOtlp;
-import io.tributary.testing.SizedRequests;
-import io.tributary.tables.DecodeFunction;
+import io.tributary.otlp.json.JsonSyntax;
+import io.tributary.otlp.json.OtlpJsonWriter;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.SchemaFlavor;
+import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
 import io.tributary.tables.TableRows;
-import io.tributary.tools.loadgen.OtlpJsonWriter;
+import io.tributary.testing.SizedRequests;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,8 +39,8 @@ class EncodingTest {
     @Test
     void protobufRequestsAreProtobufWhateverTheLengthOfTheirFirstBlock() throws Exception {
         for (SizedRequests.Kind kind : SizedRequests.Kind.values()) {
-            DecodeFunction.RecordTranscoder auto = DecodeFunction.transcoder(kind.signal, Encoding.AUTO, LAYOUTS);
-            DecodeFunction.RecordTranscoder proto = DecodeFunction.transcoder(kind.signal, Encoding.OTLP_PROTO, LAYOUTS);
+            RecordTranscoder auto = RecordTranscoder.of(kind.signal, Encoding.AUTO, LAYOUTS);
+            RecordTranscoder proto = RecordTranscoder.of(kind.signal, Encoding.OTLP_PROTO, LAYOUTS);
             for (int length = 0; length <= 300; length++) {
                 if (length == 1) {
                     continue; // no message is one byte long: a field takes two at least
@@ -68,7 +69,7 @@ class EncodingTest {
                 .build().toByteArray();
         assertThat(Arrays.copyOf(bytes, 2)).isEqualTo(new byte[] {'\n', '{'});
         assertThat(Encoding.AUTO.of(bytes)).isEqualTo(Encoding.OTLP_PROTO);
-        assertThat(rowCount(DecodeFunction.transcoder(Signal.TRACES, Encoding.AUTO, LAYOUTS), bytes)).isEqualTo(1);
+        assertThat(rowCount(RecordTranscoder.of(Signal.TRACES, Encoding.AUTO, LAYOUTS), bytes)).isEqualTo(1);
     }
 
     @Test
@@ -84,7 +85,7 @@ class EncodingTest {
             prefixes.add(p);
         }
         for (SizedRequests.Kind kind : SizedRequests.Kind.values()) {
-            DecodeFunction.RecordTranscoder auto = DecodeFunction.transcoder(kind.signal, Encoding.AUTO, LAYOUTS);
+            RecordTranscoder auto = RecordTranscoder.of(kind.signal, Encoding.AUTO, LAYOUTS);
             List<byte[]> docs = new ArrayList<>();
             for (int length : new int[] {0, 10, 121, 122, 123, 124, 125, 250}) {
                 Message.Builder req = kind.request.newBuilderForType();
@@ -213,7 +214,7 @@ class EncodingTest {
     }
 
     /** The rows a transcoder writes for a record, per table, as one byte string each. */
-    private static List<byte[]> rows(DecodeFunction.RecordTranscoder t, byte[] record) throws Exception {
+    private static List<byte[]> rows(RecordTranscoder t, byte[] record) throws Exception {
         TableRows rows = new TableRows(LAYOUTS);
         t.transcode(record, rows);
         List<byte[]> out = new ArrayList<>();
@@ -223,7 +224,7 @@ class EncodingTest {
         return out;
     }
 
-    private static int rowCount(DecodeFunction.RecordTranscoder t, byte[] record) throws Exception {
+    private static int rowCount(RecordTranscoder t, byte[] record) throws Exception {
         TableRows rows = new TableRows(LAYOUTS);
         t.transcode(record, rows);
         return rows.total();

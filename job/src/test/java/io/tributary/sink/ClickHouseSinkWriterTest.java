@@ -5,16 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.ZstdInputStream;
 import io.tributary.clickhouse.ClickHouseEndpoint;
-import io.tributary.kafka.KafkaConnection;
 import io.tributary.clickhouse.ClickHouseException;
-import io.tributary.clickhouse.Body;
-import io.tributary.clickhouse.Compression;
-import io.tributary.clickhouse.SegmentPool;
 import io.tributary.clickhouse.InsertClient;
-import io.tributary.metrics.SinkMetrics;
+import io.tributary.clickhouse.body.Body;
+import io.tributary.clickhouse.body.Compression;
+import io.tributary.clickhouse.body.SegmentPool;
+import io.tributary.kafka.KafkaConnection;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.EncodedRows;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.SchemaFlavor;
 import net.jpountz.lz4.LZ4FrameInputStream;
 
 import org.apache.flink.api.common.operators.ProcessingTimeService;

@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.clickhouse.ClickHouseClient;
-import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.clickhouse.ClickHouseException;
-import io.tributary.clickhouse.Compression;
+import io.tributary.clickhouse.body.Compression;
 import io.tributary.config.TributaryConfig;
 import io.tributary.it.RealServices;
-import io.tributary.metrics.SinkMetrics;
 import io.tributary.topology.TributaryTopology;
 
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;

@@ -3,6 +3,14 @@ package io.tributary.tables;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.config.TributaryConfig;
+import io.tributary.schema.Column;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.Sql;
+import io.tributary.schema.TableEngine;
+import io.tributary.tables.logs.LogsSchema;
+import io.tributary.tables.metrics.MetricsSchema;
+import io.tributary.tables.traces.SpanView;
+import io.tributary.tables.traces.TracesSchema;
 import io.tributary.topology.SchemaManager;
 
 import org.junit.jupiter.api.Test;

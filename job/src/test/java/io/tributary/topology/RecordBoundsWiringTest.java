@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.config.ConfigException;
 import io.tributary.config.TributaryConfig;
-import io.tributary.tables.DecodeFunction;
+import io.tributary.decode.DecodeFunction;
 import io.tributary.tables.RecordBounds;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -243,7 +243,7 @@ public final class SqlRunner {
             sb.append("&password-file=").append(URLEncoder.encode(file, StandardCharsets.UTF_8));
         }
         // clickhouse-jdbc's own TLS parameters, from the job's keys (it takes no key password)
-        io.tributary.clickhouse.ClickHouseTls tls = config.clickHouseTls();
+        io.tributary.clickhouse.tls.ClickHouseTls tls = config.clickHouseTls();
         if (url.startsWith("https://")) {
             if (tls.caFile() != null) {
                 sb.append("&sslrootcert=").append(URLEncoder.encode(tls.caFile(), StandardCharsets.UTF_8));

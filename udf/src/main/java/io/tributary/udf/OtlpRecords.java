@@ -3,10 +3,10 @@ package io.tributary.udf;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
 import io.tributary.rowbinary.RowBinaryReader;
-import io.tributary.tables.DecodeFunction;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
 import io.tributary.tables.RecordBounds;
-import io.tributary.tables.SchemaFlavor;
+import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
 import io.tributary.tables.TableRows;
 
@@ -26,13 +26,13 @@ import java.util.List;
 public final class OtlpRecords {
 
     private final OtlpRowType type;
-    private final DecodeFunction.RecordTranscoder transcoder;
+    private final RecordTranscoder transcoder;
     private final TableRows rows;
 
     public OtlpRecords(Signal signal) {
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.MAP);
         this.type = OtlpRowType.of(signal);
-        this.transcoder = DecodeFunction.transcoder(signal, Encoding.AUTO, layouts);
+        this.transcoder = RecordTranscoder.of(signal, Encoding.AUTO, layouts);
         this.rows = new TableRows(layouts, RecordBounds.DEFAULT);
     }
 

@@ -2,10 +2,10 @@ package io.tributary.udf;
 
 import io.tributary.otlp.Signal;
 import io.tributary.rowbinary.RowBinaryReader;
-import io.tributary.tables.ChType;
+import io.tributary.schema.ChType;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.TableLayout;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.SchemaFlavor;
-import io.tributary.tables.TableLayout;
 import io.tributary.tables.TableLayouts;
 
 import org.apache.flink.table.api.DataTypes;

@@ -11,7 +11,7 @@ import io.tributary.otlp.Encoding;
 import io.tributary.otlp.OtlpDecoder;
 import io.tributary.tables.AnyValues;
 import io.tributary.tables.Hex;
-import io.tributary.tables.SpanKinds;
+import io.tributary.tables.traces.SpanKinds;
 
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.util.Collector;

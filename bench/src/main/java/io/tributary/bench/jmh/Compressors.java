@@ -1,16 +1,16 @@
 package io.tributary.bench.jmh;
 
 import com.github.luben.zstd.Zstd;
-import io.tributary.clickhouse.Body;
-import io.tributary.clickhouse.BodyWriter;
-import io.tributary.clickhouse.Compression;
-import io.tributary.clickhouse.SegmentPool;
+import io.tributary.clickhouse.body.Body;
+import io.tributary.clickhouse.body.BodyWriter;
+import io.tributary.clickhouse.body.Compression;
+import io.tributary.clickhouse.body.SegmentPool;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
 import io.tributary.rowbinary.RowBinaryWriter;
-import io.tributary.tables.DecodeFunction;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.SchemaFlavor;
+import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
 import io.tributary.tables.TableRows;
 import io.tributary.tools.loadgen.LoadShape;
@@ -59,7 +59,7 @@ public class Compressors {
     public void setUp() throws Exception {
         LoadShape shape = new LoadShape(42, 100);
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.MAP);
-        DecodeFunction.RecordTranscoder t = DecodeFunction.transcoder(Signal.TRACES, Encoding.AUTO, layouts);
+        RecordTranscoder t = RecordTranscoder.of(Signal.TRACES, Encoding.AUTO, layouts);
         TableRows r = new TableRows(layouts);
         ByteArrayOutputStream all = new ByteArrayOutputStream(BYTES);
         long now = 1_760_000_000_000_000_000L;

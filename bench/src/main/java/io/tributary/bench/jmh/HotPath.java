@@ -1,20 +1,20 @@
 package io.tributary.bench.jmh;
 
 import com.google.protobuf.Message;
-import io.tributary.clickhouse.Body;
-import io.tributary.clickhouse.BodyWriter;
-import io.tributary.clickhouse.Compression;
-import io.tributary.clickhouse.SegmentPool;
+import io.tributary.clickhouse.body.Body;
+import io.tributary.clickhouse.body.BodyWriter;
+import io.tributary.clickhouse.body.Compression;
+import io.tributary.clickhouse.body.SegmentPool;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
+import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.rowbinary.RowBinaryWriter;
-import io.tributary.tables.DecodeFunction;
+import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.SchemaFlavor;
+import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
 import io.tributary.tables.TableRows;
 import io.tributary.tools.loadgen.LoadShape;
-import io.tributary.tools.loadgen.OtlpJsonWriter;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -61,7 +61,7 @@ public class HotPath {
 
     private byte[][] records;
     private int next;
-    private DecodeFunction.RecordTranscoder transcoder;
+    private RecordTranscoder transcoder;
     private TableRows rows;
     private final SegmentPool pool = new SegmentPool(64);
     private final BodyWriter[] batches = new BodyWriter[OtelTable.values().length];
@@ -79,7 +79,7 @@ public class HotPath {
             records[i] = encoding.equals("json") ? OtlpJsonWriter.write(m) : m.toByteArray();
         }
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.parse(schema));
-        transcoder = DecodeFunction.transcoder(s, Encoding.AUTO, layouts);
+        transcoder = RecordTranscoder.of(s, Encoding.AUTO, layouts);
         rows = new TableRows(layouts);
     }
 

@@ -1,5 +1,7 @@
 package io.tributary.tools.loadgen;
 
+import io.tributary.otlp.json.OtlpJsonWriter;
+
 import com.google.protobuf.Message;
 
 import org.apache.kafka.clients.producer.KafkaProducer;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.it.RealServices;
-import io.tributary.tables.TableEngine;
+import io.tributary.schema.TableEngine;
 import io.tributary.tools.loadgen.LoadShape;
 import io.tributary.topology.SchemaManager;
 

@@ -14,8 +14,8 @@ import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.it.RealServices;
-import io.tributary.tables.TableEngine;
-import io.tributary.tools.loadgen.OtlpJsonWriter;
+import io.tributary.otlp.json.OtlpJsonWriter;
+import io.tributary.schema.TableEngine;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.api.common.JobID;

@@ -4,7 +4,7 @@ import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.it.JobProcess;
 import io.tributary.it.RealServices;
-import io.tributary.tables.TableEngine;
+import io.tributary.schema.TableEngine;
 import io.tributary.tools.loadgen.LoadShape;
 import io.tributary.topology.SchemaManager;
 

@@ -1,0 +1,304 @@
+package io.tributary.tables;
+
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.tributary.otlp.InvalidProtobufException;
+import io.tributary.otlp.Utf8;
+import io.tributary.otlp.proto.ProtoMessages;
+import io.tributary.otlp.proto.ProtoReader;
+import io.tributary.rowbinary.RowBinaryWriter;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * OTLP values read where they lie in a record and written as the exporter renders them: strings
+ * (invalid UTF-8 replaced), {@code AnyValue}s by pdata's {@code AsString()} ({@link AnyValues} is
+ * the reference; an array or map value, rare, is rendered through it). Not thread-safe: one per
+ * task.
+ */
+public final class WireValues {
+
+    private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+
+    static final int NONE = 0;
+    static final int STRING = 1;
+    static final int BOOL = 2;
+    static final int INT = 3;
+    static final int DOUBLE = 4;
+    static final int ARRAY = 5;
+    static final int KVLIST = 6;
+    static final int BYTES = 7;
+
+    private static final byte[] BASE64 =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".getBytes(StandardCharsets.US_ASCII);
+    private final IntList messageRanges = new IntList();
+    private final RowBinaryWriter joined = new RowBinaryWriter(256);
+
+    /** Writes a {@code string} field's bytes as a ClickHouse String. */
+    public static void writeString(byte[] b, int off, int len, RowBinaryWriter out) {
+        int mark = out.size();
+        out.writeVarUInt(len);
+        if (len == 0) {
+            return;
+        }
+        byte[] d = out.reserve(len);
+        if (!Utf8.copyIfValid(b, off, d, out.size() - len, len)) {
+            out.truncate(mark);
+            out.writeString(Utf8.replaceInvalid(b, off, len));
+        }
+    }
+
+    // the AnyValue being read: its case (the last one set wins) and that case's value
+    private int kind;
+    private int start;
+    private int len;
+    private long value;
+
+    /**
+     * Writes the {@code AsString()} of the {@code AnyValue} encoded in the ranges {@code ranges}
+     * (one per occurrence of the field; protobuf merges them) as a ClickHouse String.
+     */
+    public void writeAsString(ProtoReader parent, IntList ranges, RowBinaryWriter out) throws InvalidProtobufException {
+        kind = NONE;
+        messageRanges.clear();
+        for (int k = 0; k < ranges.size(); k += 2) {
+            read(parent.child(ranges.get(k), ranges.get(k + 1)));
+        }
+        write(parent.buffer(), out);
+    }
+
+    /** Writes the {@code AsString()} of the {@code AnyValue} at this range of {@code parent}'s array. */
+    public void writeAsString(ProtoReader parent, int start, int length, RowBinaryWriter out) throws InvalidProtobufException {
+        kind = NONE;
+        messageRanges.clear();
+        read(parent.child(start, length));
+        write(parent.buffer(), out);
+    }
+
+    /** Reads one occurrence of an AnyValue into {@link #kind} and its value. */
+    private void read(ProtoReader r) throws InvalidProtobufException {
+        while (r.next()) {
+            switch (r.field()) {
+                case STRING:
+                case BYTES:
+                    if (r.wireType() != ProtoReader.LEN) {
+                        r.skip();
+                        break;
+                    }
+                    r.readBytes();
+                    kind = r.field();
+                    start = r.start();
+                    len = r.length();
+                    break;
+                case BOOL:
+                case INT:
+                    if (r.wireType() != ProtoReader.VARINT) {
+                        r.skip();
+                        break;
+                    }
+                    kind = r.field();
+                    value = r.readVarint();
+                    break;
+                case DOUBLE:
+                    if (r.wireType() != ProtoReader.I64) {
+                        r.skip();
+                        break;
+                    }
+                    kind = DOUBLE;
+                    value = r.readFixed64();
+                    break;
+                case ARRAY:
+                case KVLIST:
+                    if (r.wireType() != ProtoReader.LEN) {
+                        r.skip();
+                        break;
+                    }
+                    r.readBytes();
+                    if (kind != r.field()) {
+                        messageRanges.clear(); // another case replaced it: this one starts afresh
+                    }
+                    kind = r.field();
+                    messageRanges.add(r.start(), r.length());
+                    // its structure is checked where protobuf-java would parse it
+                    skimAnyValueContainer(r, kind);
+                    break;
+                default:
+                    r.skip();
+            }
+        }
+    }
+
+    private void write(byte[] b, RowBinaryWriter out) throws InvalidProtobufException {
+        switch (kind) {
+            case STRING:
+                writeString(b, start, len, out);
+                return;
+            case BOOL:
+                out.writeString(value != 0 ? TRUE : FALSE);
+                return;
+            case INT:
+                writeDecimal(value, out);
+                return;
+            case DOUBLE:
+                out.writeString(AnyValues.doubleAsString(Double.longBitsToDouble(value)));
+                return;
+            case BYTES:
+                writeBase64(b, start, len, out);
+                return;
+            case ARRAY:
+            case KVLIST:
+                out.writeString(AnyValues.asString(anyValue(b, kind)));
+                return;
+            default:
+                out.writeVarUInt(0);
+        }
+    }
+
+    /** The array or map value as a protobuf-java {@code AnyValue}, from the ranges of its occurrences. */
+    private AnyValue anyValue(byte[] b, int kind) throws InvalidProtobufException {
+        joined.reset();
+        for (int k = 0; k < messageRanges.size(); k += 2) {
+            // one AnyValue field each: the concatenation parses as protobuf merges them
+            joined.writeVarUInt(kind << 3 | ProtoReader.LEN);
+            joined.writeVarUInt(messageRanges.get(k + 1));
+            joined.writeRaw(b, messageRanges.get(k), messageRanges.get(k + 1));
+        }
+        return ProtoMessages.parse(joined.buffer(), 0, joined.size(), AnyValue.getDefaultInstance());
+    }
+
+    /** Walks an ArrayValue or KeyValueList as protobuf-java would parse it: structure and nesting depth. */
+    static void skimAnyValueContainer(ProtoReader parent, int kind) throws InvalidProtobufException {
+        ProtoReader r = parent.child();
+        while (r.next()) {
+            if (r.is(1, ProtoReader.LEN)) {
+                r.readBytes();
+                if (kind == ARRAY) {
+                    skimAnyValue(r);
+                } else {
+                    skimKeyValue(r);
+                }
+            } else {
+                r.skip();
+            }
+        }
+    }
+
+    /** Walks a KeyValue message (field just read on {@code parent}). */
+    static void skimKeyValue(ProtoReader parent) throws InvalidProtobufException {
+        skimKeyValue(parent, parent.start(), parent.length());
+    }
+
+    /** Walks the KeyValue message at this range, one level below {@code parent}. */
+    static void skimKeyValue(ProtoReader parent, int start, int length) throws InvalidProtobufException {
+        ProtoReader r = parent.child(start, length);
+        while (r.next()) {
+            if (r.is(2, ProtoReader.LEN)) {
+                r.readBytes();
+                skimAnyValue(r);
+            } else {
+                r.skip();
+            }
+        }
+    }
+
+    /** Walks an AnyValue message (field just read on {@code parent}). */
+    static void skimAnyValue(ProtoReader parent) throws InvalidProtobufException {
+        ProtoReader r = parent.child();
+        while (r.next()) {
+            if (r.is(ARRAY, ProtoReader.LEN) || r.is(KVLIST, ProtoReader.LEN)) {
+                int kind = r.field();
+                r.readBytes();
+                skimAnyValueContainer(r, kind);
+            } else {
+                r.skip();
+            }
+        }
+    }
+
+    /** {@code Long.toString} as a ClickHouse String, without a String. */
+    static void writeDecimal(long v, RowBinaryWriter out) {
+        if (v == Long.MIN_VALUE) {
+            out.writeString(MIN_LONG);
+            return;
+        }
+        boolean negative = v < 0;
+        long x = negative ? -v : v;
+        int digits = 1;
+        for (long t = x; t >= 10; t /= 10) {
+            digits++;
+        }
+        int n = digits + (negative ? 1 : 0);
+        out.writeVarUInt(n);
+        byte[] buf = out.reserve(n);
+        int end = out.size();
+        int p = end - 1;
+        do {
+            buf[p--] = (byte) ('0' + (x % 10));
+            x /= 10;
+        } while (x != 0);
+        if (negative) {
+            buf[p] = '-';
+        }
+    }
+
+    /** Standard base64 with padding (RFC 4648 section 4), as Go's {@code base64.StdEncoding}. */
+    static void writeBase64(byte[] b, int off, int len, RowBinaryWriter out) {
+        int n = 4 * ((len + 2) / 3);
+        out.writeVarUInt(n);
+        byte[] d = out.reserve(n);
+        int p = out.size() - n;
+        int i = off;
+        int end = off + len;
+        for (; end - i >= 3; i += 3) {
+            int v = (b[i] & 0xFF) << 16 | (b[i + 1] & 0xFF) << 8 | (b[i + 2] & 0xFF);
+            d[p++] = BASE64[v >>> 18];
+            d[p++] = BASE64[(v >>> 12) & 0x3F];
+            d[p++] = BASE64[(v >>> 6) & 0x3F];
+            d[p++] = BASE64[v & 0x3F];
+        }
+        if (end - i == 1) {
+            int v = (b[i] & 0xFF) << 16;
+            d[p++] = BASE64[v >>> 18];
+            d[p++] = BASE64[(v >>> 12) & 0x3F];
+            d[p++] = '=';
+            d[p] = '=';
+        } else if (end - i == 2) {
+            int v = (b[i] & 0xFF) << 16 | (b[i + 1] & 0xFF) << 8;
+            d[p++] = BASE64[v >>> 18];
+            d[p++] = BASE64[(v >>> 12) & 0x3F];
+            d[p++] = BASE64[(v >>> 6) & 0x3F];
+            d[p] = '=';
+        }
+    }
+
+    /** A growable list of ints, reused: ranges (start, length) of occurrences of a field. */
+    public static final class IntList {
+        private int[] a = new int[16];
+        private int n;
+
+        public void add(int x) {
+            if (n == a.length) {
+                a = java.util.Arrays.copyOf(a, n * 2);
+            }
+            a[n++] = x;
+        }
+
+        public void add(int x, int y) {
+            add(x);
+            add(y);
+        }
+
+        public int get(int i) {
+            return a[i];
+        }
+
+        public int size() {
+            return n;
+        }
+
+        public void clear() {
+            n = 0;
+        }
+    }
+}
