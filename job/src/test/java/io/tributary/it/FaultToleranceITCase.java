@@ -107,6 +107,7 @@ class FaultToleranceITCase {
         // while one is outstanding.
         FaultProxy slow = new FaultProxy(ch.getHost(), ch.getPort());
         slow.mode(FaultProxy.Mode.SLOW);
+        Path checkpoints = Path.of("target", "checkpoints", db).toAbsolutePath();
         List<String> args = List.of("run",
                 "--signals", "traces",
                 "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
@@ -119,14 +120,17 @@ class FaultToleranceITCase {
                 "--checkpoint.interval", "1s",
                 "--sink.batch.max-age", "500ms",
                 "--sink.delivery", delivery.id(),
-                "--flink.execution.checkpointing.dir", Path.of("target", "checkpoints", db).toAbsolutePath().toUri().toString(),
+                "--flink.execution.checkpointing.dir", checkpoints.toUri().toString(),
                 "--flink.rest.port", "0");
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()),
                 TributaryConfig.fromArgs(args.subList(1, args.size()).toArray(new String[0])), TableEngine.MERGE_TREE, null);
         JobProcess[] job = {JobProcess.start("fault-kill-1-" + delivery.id(), args)};
         try (FaultProxy proxied = slow) {
             Outcome o = measure("job process killed (kill -9) and run again", delivery, topic, db, 40, RATE, proxied, (proxy, t0) -> {
-                Thread.sleep(8_000 + random.nextInt(6_000));
+                // Killed a few seconds after its first completed checkpoint, so that there is one to
+                // resume from however long this machine takes to start a job.
+                awaitCompletedCheckpoint(checkpoints, 90);
+                Thread.sleep(2_000 + random.nextInt(5_000));
                 job[0].kill(); // SIGKILL: no flush, no goodbye
                 Thread.sleep(2_000);
                 job[0] = JobProcess.start("fault-kill-2-" + delivery.id(), args);
@@ -389,6 +393,22 @@ class FaultToleranceITCase {
                         + " repeated blocks ClickHouse dropped %d)%n",
                 fault, delivery.id(), o.produced(), o.lost(), o.duplicates(), o.recoverSeconds(), proxy.connections(), dropped);
         return o;
+    }
+
+    /** Waits until a job has completed a checkpoint under {@code dir}: a {@code <job>/chk-<n>/_metadata}. */
+    private static void awaitCompletedCheckpoint(Path dir, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            if (Files.isDirectory(dir)) {
+                try (var files = Files.find(dir, 3, (p, a) -> p.getFileName().toString().equals("_metadata"))) {
+                    if (files.findAny().isPresent()) {
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no checkpoint completed under " + dir + " within " + seconds + " s");
     }
 
     /**
