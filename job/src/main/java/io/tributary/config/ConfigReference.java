@@ -43,8 +43,9 @@ public final class ConfigReference {
     private static final List<Section> SECTIONS = List.of(
             new Section("Signals and Kafka", k -> k.equals("signals") || k.startsWith("kafka."), List.of(new Passthrough(
                     TributaryOptions.KAFKA_PROPERTIES_PREFIX + "*",
-                    "Kafka client properties for the consumers (e.g. `kafka.properties.max.poll.records`), and for the"
-                            + " dead-letter producer when it writes to the cluster the job reads; over the job's fetch defaults"
+                    "Kafka client properties for the job's clients of the cluster it reads (e.g."
+                            + " `kafka.properties.max.poll.records`), the dead-letter producer included unless"
+                            + " `dlq.kafka.bootstrap-servers` names another cluster; for the consumers, over the job's fetch defaults"
                             + " `fetch.min.bytes` 1 MiB, `fetch.max.wait.ms` 100, `max.partition.fetch.bytes` 8 MiB,"
                             + " `receive.buffer.bytes` 1 MiB (fewer, larger fetches: about 10 % less CPU per span, see"
                             + " docs/benchmarks.md#kafka-consumer-settings). Not for the same thing as a setting above (both"
@@ -52,7 +53,7 @@ public final class ConfigReference {
                             + " docs/production.md#secrets)"))),
             new Section("Dead letters", k -> k.startsWith("dlq."), List.of(new Passthrough(
                     TributaryOptions.DLQ_KAFKA_PROPERTIES_PREFIX + "*",
-                    "The same as `kafka.properties.*`, for the producer of the dead-letter cluster named by"
+                    "The same as `kafka.properties.*`, for the clients of the dead-letter cluster named by"
                             + " `dlq.kafka.bootstrap-servers`"))),
             new Section("Parallelism and decoding", k -> k.equals("parallelism") || k.startsWith("decode."), List.of()),
             new Section("ClickHouse", k -> k.startsWith("clickhouse."), List.of()),
