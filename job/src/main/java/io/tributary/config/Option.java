@@ -47,7 +47,7 @@ public record Option<T>(String key, T defaultValue, String description, Type<T> 
         }
     }
 
-    /** The default as {@link Options#render} writes it (the text a SQL script's {@code ${key}} gets). */
+    /** The default as {@code Options.render} writes it (the text a SQL script's {@code ${key}} gets). */
     public String defaultText() {
         return defaultValue == null ? "" : Options.render(defaultValue);
     }
