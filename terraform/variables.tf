@@ -64,7 +64,7 @@ variable "task_slots" {
 }
 
 variable "taskmanager_memory" {
-  description = "Process memory of each TaskManager pod (see README: memory bound of the sink)."
+  description = "Process memory of each TaskManager pod (see docs/configuration.md, Memory: the bound of the sink)."
   type        = string
   default     = "3072m"
 }
@@ -136,7 +136,7 @@ variable "sink_delivery" {
 }
 
 variable "extra_args" {
-  description = "Further job settings as --key value pairs (see README), e.g. [\"--sink.batch.max-rows\", \"200000\"]."
+  description = "Further job settings as --key value pairs (see docs/configuration.md), e.g. [\"--sink.batch.max-rows\", \"200000\"]."
   type        = list(string)
   default     = []
 }

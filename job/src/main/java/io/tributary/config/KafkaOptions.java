@@ -38,35 +38,48 @@ public final class KafkaOptions {
 
     KafkaOptions(String prefix, String cluster) {
         this.prefix = prefix;
+        String where = " (where the Kafka clients run)";
         securityProtocol = new Option<>(prefix + "security.protocol", null,
-                "PLAINTEXT | SSL | SASL_PLAINTEXT | SASL_SSL, to " + cluster, KafkaOptions::protocol);
+                "Security protocol to " + cluster + "; default: Kafka's (`PLAINTEXT`). `SASL_PLAINTEXT` with `PLAIN` is warned"
+                        + " of at start (the password travels readable). See docs/production.md#kafka-over-tls-and-sasl",
+                Option.Type.oneOf(KafkaOptions::protocol, "PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"));
         saslMechanism = new Option<>(prefix + "sasl.mechanism", null,
-                "PLAIN | SCRAM-SHA-256 | SCRAM-SHA-512 | OAUTHBEARER (with a SASL_* protocol)", KafkaOptions::mechanism);
-        saslUsername = new Option<>(prefix + "sasl.username", null, "SASL user (PLAIN, SCRAM)", Options::string);
+                "SASL mechanism, only with a `SASL_*` protocol, which needs one: `PLAIN` and `SCRAM-*` take `" + prefix
+                        + "sasl.username` and a password, `OAUTHBEARER` the client credentials grant",
+                Option.Type.oneOf(KafkaOptions::mechanism, "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"));
+        saslUsername = new Option<>(prefix + "sasl.username", null, "SASL user, needed with PLAIN and SCRAM", Options.STRING);
         saslPasswordEnv = new Option<>(prefix + "sasl.password-env", null,
-                "Name of the environment variable (where the Kafka client runs) holding the SASL password", Options::string);
+                "Name of the environment variable" + where + " holding the SASL password; PLAIN and SCRAM need it or `"
+                        + prefix + "sasl.password-file`", Options.ENV);
         saslPasswordFile = new Option<>(prefix + "sasl.password-file", null,
-                "Path of a file holding the SASL password", Options::string);
+                "Path of a file" + where + " holding the SASL password", Options.FILE);
         oauthTokenEndpointUrl = new Option<>(prefix + "sasl.oauthbearer.token-endpoint-url", null,
-                "OAUTHBEARER: the OAuth token endpoint (client credentials grant)", Options::string);
-        oauthClientId = new Option<>(prefix + "sasl.oauthbearer.client-id", null, "OAUTHBEARER: the client id", Options::string);
+                "OAUTHBEARER (needs it): the OAuth token endpoint of the client credentials grant; added to"
+                        + " `org.apache.kafka.sasl.oauthbearer.allowed.urls`, which Kafka 4 requires", new Option.Type<>("URL", Options::string));
+        oauthClientId = new Option<>(prefix + "sasl.oauthbearer.client-id", null, "OAUTHBEARER (needs it): the client id", Options.STRING);
         oauthClientSecretEnv = new Option<>(prefix + "sasl.oauthbearer.client-secret-env", null,
-                "OAUTHBEARER: environment variable holding the client secret", Options::string);
+                "OAUTHBEARER: environment variable" + where + " holding the client secret; it or `" + prefix
+                        + "sasl.oauthbearer.client-secret-file` is needed", Options.ENV);
         oauthClientSecretFile = new Option<>(prefix + "sasl.oauthbearer.client-secret-file", null,
-                "OAUTHBEARER: file holding the client secret", Options::string);
-        oauthScope = new Option<>(prefix + "sasl.oauthbearer.scope", null, "OAUTHBEARER: scope to ask for", Options::string);
+                "OAUTHBEARER: file holding the client secret", Options.FILE);
+        oauthScope = new Option<>(prefix + "sasl.oauthbearer.scope", null, "OAUTHBEARER: scope to ask for (optional)", Options.STRING);
         tlsCaFile = new Option<>(prefix + "tls.ca-file", null,
-                "PEM bundle of the CAs that sign the brokers' certificates; default: the JVM's trust store", Options::string);
+                "PEM bundle of the CAs that sign the brokers' certificates, with `SSL` or `SASL_SSL`; default: the JVM's trust store",
+                Options.FILE);
         tlsClientCertFile = new Option<>(prefix + "tls.client-cert-file", null,
-                "PEM client certificate (chain), for brokers that require one", Options::string);
+                "PEM client certificate (chain) for brokers that require one, with `SSL` or `SASL_SSL`, given with `" + prefix
+                        + "tls.client-key-file`; read when the clients start (a renewed one is used after the job's next restart)",
+                Options.FILE);
         tlsClientKeyFile = new Option<>(prefix + "tls.client-key-file", null,
-                "PEM (PKCS #8, maybe encrypted) private key of the client certificate", Options::string);
+                "PEM private key of the client certificate: PKCS #8, plain or encrypted with PBES1 (`openssl pkcs8 -topk8 -v1"
+                        + " PBE-SHA1-3DES`); the Kafka clients cannot read PBES2 (OpenSSL's default) on Java 17, which is refused at"
+                        + " start", Options.FILE);
         tlsClientKeyPasswordEnv = new Option<>(prefix + "tls.client-key-password-env", null,
-                "Environment variable holding the client key's password", Options::string);
+                "Environment variable" + where + " holding the client key's password", Options.ENV);
         tlsClientKeyPasswordFile = new Option<>(prefix + "tls.client-key-password-file", null,
-                "File holding the client key's password", Options::string);
+                "File holding the client key's password", Options.FILE);
         tlsVerifyHostname = new Option<>(prefix + "tls.verify-hostname", true,
-                "Check that each broker's certificate names its host", Options::bool);
+                "Check that each broker's certificate names its host; `false` is warned of at start", Options.BOOLEAN);
     }
 
     List<Option<?>> all() {

@@ -6,10 +6,21 @@ import org.apache.flink.util.TimeUtils;
 import java.time.Duration;
 import java.util.Locale;
 
-/** Parsers shared by the option constants. */
+/** Parsers and value types shared by the option constants. */
 final class Options {
 
     private Options() {}
+
+    static final Option.Type<String> STRING = new Option.Type<>("string", Options::string);
+    static final Option.Type<Boolean> BOOLEAN = Option.Type.oneOf(Options::bool, "true", "false");
+    static final Option.Type<Integer> POSITIVE_INT = new Option.Type<>("integer, at least 1", Options::positiveInt);
+    static final Option.Type<java.time.Duration> DURATION =
+            new Option.Type<>("duration (`5 s`, `500ms`, `2 min`)", Options::positiveDuration);
+    static final Option.Type<Long> SIZE = new Option.Type<>("size (`64 mb`, `1 gb`)", Options::positiveBytes);
+    /** The name of an environment variable holding a secret. */
+    static final Option.Type<String> ENV = new Option.Type<>("environment variable name", Options::string);
+    /** The path of a file. */
+    static final Option.Type<String> FILE = new Option.Type<>("path", Options::string);
 
     static String string(String s) {
         if (s.isEmpty()) {

@@ -24,103 +24,105 @@ public final class TributaryOptions {
     public static final String KAFKA_PROPERTIES_PREFIX = "kafka.properties.";
     public static final String FLINK_PREFIX = "flink.";
 
+    private static final Option.Type<String> TOPICS = new Option.Type<>("comma-separated topics or `^regex`", Options::optionalString);
+
     public static final Option<Set<Signal>> SIGNALS =
-            new Option<>("signals", EnumSet.allOf(Signal.class), "Signals to move, comma-separated; a signal whose topic is empty is off too", Signal::parseList);
+            new Option<>("signals", EnumSet.allOf(Signal.class), "Signals to move; a signal whose `kafka.topics.<signal>` is empty is off too", new Option.Type<>("comma-separated", List.of("traces", "logs", "metrics"), Signal::parseList));
     public static final Option<String> KAFKA_BOOTSTRAP_SERVERS =
-            new Option<>("kafka.bootstrap-servers", "localhost:9092", "Kafka brokers, host:port[,host:port]", Options::string);
+            new Option<>("kafka.bootstrap-servers", "localhost:9092", "Kafka brokers, `host:port[,host:port]`", Options.STRING);
     public static final Option<String> KAFKA_GROUP_ID =
-            new Option<>("kafka.group-id", "tributary", "Consumer group; offsets are committed to it on each checkpoint (for lag monitoring)", Options::string);
+            new Option<>("kafka.group-id", "tributary", "Consumer group; offsets are committed to it on each checkpoint (for lag monitoring)", Options.STRING);
     public static final Option<String> KAFKA_TOPICS_TRACES =
-            new Option<>("kafka.topics.traces", "otlp_spans", "Topic with OTLP trace records (empty: traces off)", Options::optionalString);
+            new Option<>("kafka.topics.traces", "otlp_spans", "Topics with OTLP trace records, comma-separated; an entry starting with `^` is a regular expression that selects every topic it matches (found while the job runs too), as the collector's kafkareceiver reads it; empty: traces off. One source reads the topics of every signal that runs; a topic two signals name, or `dlq.topic`, is refused", TributaryOptions.TOPICS);
     public static final Option<String> KAFKA_TOPICS_LOGS =
-            new Option<>("kafka.topics.logs", "otlp_logs", "Topic with OTLP log records (empty: logs off)", Options::optionalString);
+            new Option<>("kafka.topics.logs", "otlp_logs", "The same as `kafka.topics.traces`, for log records; empty: logs off", TributaryOptions.TOPICS);
     public static final Option<String> KAFKA_TOPICS_METRICS =
-            new Option<>("kafka.topics.metrics", "otlp_metrics", "Topic with OTLP metric records (empty: metrics off)", Options::optionalString);
+            new Option<>("kafka.topics.metrics", "otlp_metrics", "The same as `kafka.topics.traces`, for metric records; empty: metrics off", TributaryOptions.TOPICS);
     public static final Option<Encoding> KAFKA_ENCODING =
-            new Option<>("kafka.encoding", Encoding.AUTO, "auto | otlp_proto | otlp_json; auto decides per record ('{' starts JSON)", Encoding::parse);
+            new Option<>("kafka.encoding", Encoding.AUTO, "How record values are encoded: `otlp_proto` (an `Export*ServiceRequest` or `*Data` protobuf message), `otlp_json` (OTLP/JSON), or `auto`, decided per record: protobuf when the bytes frame as an export request, unless they are also one complete JSON object (a protobuf record carrying any telemetry holds a `0x12` byte, which JSON text cannot, so such a record is never taken for JSON, whatever its first bytes), else JSON when `{` follows JSON whitespace, else protobuf", Option.Type.oneOf(Encoding::parse, "auto", "otlp_proto", "otlp_json"));
     public static final Option<StartingOffsets> KAFKA_STARTING_OFFSETS =
-            new Option<>("kafka.starting-offsets", StartingOffsets.COMMITTED, "committed (falling back to earliest) | earliest | latest; used when not restoring from a checkpoint or savepoint", StartingOffsets::parse);
+            new Option<>("kafka.starting-offsets", StartingOffsets.COMMITTED, "Where to start when not restoring from a checkpoint or savepoint: the consumer group's `committed` offsets (falling back to earliest), `earliest` or `latest`", Option.Type.oneOf(StartingOffsets::parse, "committed", "earliest", "latest"));
     public static final Option<Boolean> KAFKA_BOUNDED =
-            new Option<>("kafka.bounded", false, "Stop at the latest offsets seen at start, write everything, and finish (backfills, tests)", Options::bool);
+            new Option<>("kafka.bounded", false, "Stop at the topics' end offsets read when the job is built (at submission), write everything, and finish (backfills, tests), whatever state the job starts from; partitions a bounded run finished are read on by the runs after it", Options.BOOLEAN);
     public static final Option<String> DLQ_TOPIC =
-            new Option<>("dlq.topic", "otlp_dlq", "Topic (same Kafka cluster) for records that cannot be decoded: original key, value and headers plus tributary.* headers naming the error and source; empty: log and count only", Options::optionalString);
+            new Option<>("dlq.topic", "otlp_dlq", "Topic for dead letters: records that cannot be decoded or render more than `decode.max-rows-per-record` or `decode.max-bytes-per-record`, and records whose rows ClickHouse refuses for what they hold, each with its original key, value and headers plus `tributary.*` headers naming the error and the source; on the cluster the job reads unless `dlq.kafka.bootstrap-servers` names another; created at start when missing (one partition, `max.message.bytes` 64 MiB). Empty: such records are only logged and counted (and those ClickHouse refuses dropped). See docs/dead-letters.md", new Option.Type<>("topic, may be empty", Options::optionalString));
     public static final Option<Integer> PARALLELISM =
-            new Option<>("parallelism", null, "Job parallelism (source, and decode unless set); default: the cluster's parallelism.default", Options::positiveInt);
+            new Option<>("parallelism", null, "Job parallelism (the source, and decode and sink unless `decode.parallelism` is set); default: the cluster's `parallelism.default`", Options.POSITIVE_INT);
     public static final Option<Integer> DECODE_PARALLELISM =
-            new Option<>("decode.parallelism", null, "Parallelism of the decode and sink operators; default: the job parallelism", Options::positiveInt);
+            new Option<>("decode.parallelism", null, "Parallelism of the decode and sink operators; default: the job parallelism. When it differs from the source's, records are rebalanced round-robin (and the operators no longer chain into one task)", Options.POSITIVE_INT);
     // What one record may render; past either bound it is a dead letter.
     public static final Option<Integer> DECODE_MAX_ROWS_PER_RECORD =
-            new Option<>(RecordBounds.MAX_ROWS_KEY, RecordBounds.DEFAULT_MAX_ROWS, "Rows one Kafka record may render, all its tables together; a record with more goes to the dead-letter topic", Options::positiveInt);
+            new Option<>(RecordBounds.MAX_ROWS_KEY, RecordBounds.DEFAULT_MAX_ROWS, "Rows one Kafka record may render, all its tables together; a record with more goes to the dead-letter topic, its message naming this key (see docs/dead-letters.md)", Options.POSITIVE_INT);
     public static final Option<Long> DECODE_MAX_BYTES_PER_RECORD =
-            new Option<>(RecordBounds.MAX_BYTES_KEY, (long) RecordBounds.DEFAULT_MAX_BYTES, "Uncompressed RowBinary bytes one Kafka record may render, all its tables together (below 2 gb); a record with more goes to the dead-letter topic. The most heap a decoding slot holds for one record's rows", TributaryOptions::recordBytes);
+            new Option<>(RecordBounds.MAX_BYTES_KEY, (long) RecordBounds.DEFAULT_MAX_BYTES, "Uncompressed RowBinary bytes one Kafka record may render, all its tables together; a record with more goes to the dead-letter topic. The most heap a decoding slot holds for one record's rows; the default equals `sink.batch.max-bytes`'s, so a record's rows always fit one INSERT", new Option.Type<>("size, below `2 gb`", TributaryOptions::recordBytes));
     public static final Option<String> CLICKHOUSE_URL =
-            new Option<>("clickhouse.url", "http://localhost:8123", "ClickHouse HTTP interface; several, comma-separated (replicas or proxies): INSERTs spread over the healthy ones, one that fails is taken out for a while", TributaryOptions::httpUrls);
+            new Option<>("clickhouse.url", "http://localhost:8123", "ClickHouse's HTTP interface, `http://` or `https://`; several, comma-separated (replicas, or proxies in front of them): INSERTs go round-robin over the healthy ones and one that fails is taken out for a while (see docs/production.md#several-clickhouse-endpoints). A URL listed twice, or a user or password in a URL, is refused (use `clickhouse.user` and a password key), and a password sent over plain `http://` to a host other than this one is warned of at start", new Option.Type<>("comma-separated URLs", TributaryOptions::httpUrls));
     public static final Option<String> CLICKHOUSE_DATABASE =
-            new Option<>("clickhouse.database", "otel", "Database of the tables", Options::string);
+            new Option<>("clickhouse.database", "otel", "Database of the tables", Options.STRING);
     public static final Option<String> CLICKHOUSE_USER =
-            new Option<>("clickhouse.user", "default", "ClickHouse user", Options::string);
+            new Option<>("clickhouse.user", "default", "ClickHouse user", Options.STRING);
     public static final Option<String> CLICKHOUSE_PASSWORD_ENV =
-            new Option<>("clickhouse.password-env", null, "Name of the environment variable (on the TaskManagers) that holds the password", Options::string);
+            new Option<>("clickhouse.password-env", null, "Name of the environment variable (on the TaskManagers) that holds the ClickHouse password. There is no `clickhouse.password`: a secret is never an argument (see docs/production.md#secrets)", Options.ENV);
     public static final Option<String> CLICKHOUSE_PASSWORD_FILE =
-            new Option<>("clickhouse.password-file", null, "Path of a file (on the TaskManagers) that holds the password", Options::string);
+            new Option<>("clickhouse.password-file", null, "Path of a file (on the TaskManagers) that holds the password; set either this or `clickhouse.password-env`", Options.FILE);
     public static final Option<String> CLICKHOUSE_TLS_CA_FILE =
-            new Option<>(ClickHouseTls.CA_FILE, null, "PEM bundle of the CAs that sign ClickHouse's certificate (https://); default: the JVM's trust store. Read again when it changes", Options::string);
+            new Option<>(ClickHouseTls.CA_FILE, null, "PEM bundle of the CAs that sign ClickHouse's certificate (for `https://` URLs); default: the JVM's trust store. Read again when it changes; set without an `https://` URL it is unused, which is warned of at start", Options.FILE);
     public static final Option<String> CLICKHOUSE_TLS_CLIENT_CERT_FILE =
-            new Option<>(ClickHouseTls.CLIENT_CERT_FILE, null, "PEM client certificate (chain) for mutual TLS; read again when it changes", Options::string);
+            new Option<>(ClickHouseTls.CLIENT_CERT_FILE, null, "PEM client certificate (chain) for mutual TLS, given with `clickhouse.tls.client-key-file` (one without the other is refused); read again when it changes (see docs/production.md#tls-to-clickhouse)", Options.FILE);
     public static final Option<String> CLICKHOUSE_TLS_CLIENT_KEY_FILE =
-            new Option<>(ClickHouseTls.CLIENT_KEY_FILE, null, "PEM private key of the client certificate: PKCS #8 (maybe encrypted) or PKCS #1 RSA", Options::string);
+            new Option<>(ClickHouseTls.CLIENT_KEY_FILE, null, "PEM private key of the client certificate: PKCS #8, plain or encrypted, or PKCS #1 RSA (older OpenSSL formats are refused with the command that converts them); read again when it changes", Options.FILE);
     public static final Option<String> CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_ENV =
-            new Option<>(ClickHouseTls.KEY_PASSWORD_ENV, null, "Name of the environment variable (on the TaskManagers) that holds the client key's password", Options::string);
+            new Option<>(ClickHouseTls.KEY_PASSWORD_ENV, null, "Name of the environment variable (on the TaskManagers) that holds the client key's password (never an argument)", Options.ENV);
     public static final Option<String> CLICKHOUSE_TLS_CLIENT_KEY_PASSWORD_FILE =
-            new Option<>(ClickHouseTls.KEY_PASSWORD_FILE, null, "Path of a file (on the TaskManagers) that holds the client key's password", Options::string);
+            new Option<>(ClickHouseTls.KEY_PASSWORD_FILE, null, "Path of a file (on the TaskManagers) that holds the client key's password; set either this or the `-env` key", Options.FILE);
     public static final Option<Boolean> CLICKHOUSE_TLS_VERIFY_HOSTNAME =
-            new Option<>(ClickHouseTls.VERIFY_HOSTNAME, true, "Check that ClickHouse's certificate names the URL's host; false is warned of at start", Options::bool);
+            new Option<>(ClickHouseTls.VERIFY_HOSTNAME, true, "Check that ClickHouse's certificate names the URL's host; `false` is warned of at start", Options.BOOLEAN);
     public static final Option<String> CLICKHOUSE_TABLES_TRACES =
-            new Option<>("clickhouse.tables.traces", "otel_traces", "Spans table", Options::string);
+            new Option<>("clickhouse.tables.traces", "otel_traces", "Spans table", Options.STRING);
     public static final Option<String> CLICKHOUSE_TABLES_LOGS =
-            new Option<>("clickhouse.tables.logs", "otel_logs", "Log records table", Options::string);
+            new Option<>("clickhouse.tables.logs", "otel_logs", "Log records table", Options.STRING);
     public static final Option<String> CLICKHOUSE_TABLES_METRICS_GAUGE =
-            new Option<>("clickhouse.tables.metrics.gauge", "otel_metrics_gauge", "Gauge points table", Options::string);
+            new Option<>("clickhouse.tables.metrics.gauge", "otel_metrics_gauge", "Gauge points table", Options.STRING);
     public static final Option<String> CLICKHOUSE_TABLES_METRICS_SUM =
-            new Option<>("clickhouse.tables.metrics.sum", "otel_metrics_sum", "Sum points table", Options::string);
+            new Option<>("clickhouse.tables.metrics.sum", "otel_metrics_sum", "Sum points table", Options.STRING);
     public static final Option<String> CLICKHOUSE_TABLES_METRICS_HISTOGRAM =
-            new Option<>("clickhouse.tables.metrics.histogram", "otel_metrics_histogram", "Histogram points table", Options::string);
+            new Option<>("clickhouse.tables.metrics.histogram", "otel_metrics_histogram", "Histogram points table", Options.STRING);
     public static final Option<String> CLICKHOUSE_TABLES_METRICS_EXPONENTIAL_HISTOGRAM =
-            new Option<>("clickhouse.tables.metrics.exponential_histogram", "otel_metrics_exponential_histogram", "Exponential histogram points table", Options::string);
+            new Option<>("clickhouse.tables.metrics.exponential_histogram", "otel_metrics_exponential_histogram", "Exponential histogram points table", Options.STRING);
     public static final Option<String> CLICKHOUSE_TABLES_METRICS_SUMMARY =
-            new Option<>("clickhouse.tables.metrics.summary", "otel_metrics_summary", "Summary points table", Options::string);
+            new Option<>("clickhouse.tables.metrics.summary", "otel_metrics_summary", "Summary points table", Options.STRING);
     public static final Option<SchemaFlavor> CLICKHOUSE_SCHEMA =
-            new Option<>("clickhouse.schema", SchemaFlavor.MAP, "map | json: the exporter's table flavour (attributes as Map columns, or as JSON columns plus *AttributesKeys)", SchemaFlavor::parse);
+            new Option<>("clickhouse.schema", SchemaFlavor.MAP, "The exporter's table flavour: attributes as `Map` columns, or as `JSON` columns plus `*AttributesKeys` (see docs/tables.md#json-flavour)", Option.Type.oneOf(SchemaFlavor::parse, "map", "json"));
     public static final Option<Boolean> CLICKHOUSE_CREATE_SCHEMA =
-            new Option<>("clickhouse.create-schema", false, "Create the database and tables (MergeTree, as the exporter does) at start if missing", Options::bool);
+            new Option<>("clickhouse.create-schema", false, "Create the database and the tables of the signals that run at start if missing (MergeTree, as the exporter does; with `sink.delivery exactly-once`, with a deduplication window), as `bin/tributary schema create` does", Options.BOOLEAN);
     public static final Option<Delivery> SINK_DELIVERY =
-            new Option<>("sink.delivery", Delivery.AT_LEAST_ONCE, "at-least-once | exactly-once: exactly-once inserts each checkpoint's batches once it completes, with deduplication tokens (tables need a deduplication window)", Delivery::parse);
+            new Option<>("sink.delivery", Delivery.AT_LEAST_ONCE, "`at-least-once`: every row is written before the checkpoint that covers it completes (a replay after a failure may write rows again); `exactly-once`: each checkpoint's batches are inserted once it completes, each INSERT with a deduplication token (the tables need a deduplication window). See docs/exactly-once.md", Option.Type.oneOf(Delivery::parse, "at-least-once", "exactly-once"));
     public static final Option<Long> SINK_EXACTLY_ONCE_MAX_BYTES_PER_CHECKPOINT =
-            new Option<>("sink.exactly-once.max-bytes-per-checkpoint", 128L << 20, "Exactly once: Kafka record bytes each source subtask reads past the last completed checkpoint before it pauses until the next one completes; bounds the batches a checkpoint holds", Options::positiveBytes);
+            new Option<>("sink.exactly-once.max-bytes-per-checkpoint", 128L << 20, "Exactly once: Kafka record bytes each source subtask reads past the last completed checkpoint before it pauses until the next one completes; bounds the batches a checkpoint holds (see docs/exactly-once.md)", Options.SIZE);
     public static final Option<Integer> SINK_BATCH_MAX_ROWS =
-            new Option<>("sink.batch.max-rows", 100_000, "A batch is sent when it holds this many rows", Options::positiveInt);
+            new Option<>("sink.batch.max-rows", 100_000, "A batch is sent when it holds this many rows, or `sink.batch.max-bytes`, or when `sink.batch.max-age` has passed, whichever comes first", Options.POSITIVE_INT);
     public static final Option<Long> SINK_BATCH_MAX_BYTES =
-            new Option<>("sink.batch.max-bytes", 64L << 20, "... or this many uncompressed RowBinary bytes", Options::positiveBytes);
+            new Option<>("sink.batch.max-bytes", 64L << 20, "…or when it holds this many uncompressed RowBinary bytes. Also the budget the open batches of all tables of a sink subtask share (when they reach it together, the largest is sent): a subtask holds about `(1 + sink.max-in-flight) × sink.batch.max-bytes` of RowBinary (see docs/configuration.md#memory)", new Option.Type<>("size, below `2 gb`", Options::positiveBytes));
     public static final Option<Duration> SINK_BATCH_MAX_AGE =
-            new Option<>("sink.batch.max-age", Duration.ofSeconds(5), "... or when its oldest row has waited this long (at-least-once; exactly-once writes at checkpoints)", Options::positiveDuration);
+            new Option<>("sink.batch.max-age", Duration.ofSeconds(5), "…or when its oldest row has waited this long; and always before a checkpoint completes (at least once; exactly once, batches are written when their checkpoint completes, whatever their age)", Options.DURATION);
     public static final Option<Compression> SINK_COMPRESSION =
-            new Option<>("sink.compression", Compression.LZ4, "lz4 | zstd | none: request body compression", Compression::parse);
+            new Option<>("sink.compression", Compression.LZ4, "Request body compression: `lz4` (LZ4 frame), `zstd` or `none`", Option.Type.oneOf(Compression::parse, "lz4", "zstd", "none"));
     public static final Option<Boolean> SINK_ASYNC_INSERT =
-            new Option<>("sink.async-insert", false, "Send with async_insert=1 and wait_for_async_insert=1", Options::bool);
+            new Option<>("sink.async-insert", false, "Send with `async_insert=1` and `wait_for_async_insert=1` (INSERTs then carry no deduplication token); refused with `sink.delivery exactly-once`", Options.BOOLEAN);
     public static final Option<Integer> SINK_MAX_IN_FLIGHT =
-            new Option<>("sink.max-in-flight", 2, "INSERTs outstanding per sink subtask; when all are busy the sink blocks (backpressure)", Options::positiveInt);
+            new Option<>("sink.max-in-flight", 2, "INSERTs outstanding per sink subtask; when all are busy the sink blocks (backpressure reaches Kafka)", Options.POSITIVE_INT);
     public static final Option<Integer> SINK_RETRY_MAX_ATTEMPTS =
-            new Option<>("sink.retry.max-attempts", 10, "Attempts per batch on retryable errors before the job fails (and restarts from its last checkpoint)", Options::positiveInt);
+            new Option<>("sink.retry.max-attempts", 10, "Attempts per batch on retryable errors before the job fails (and restarts from its last checkpoint)", Options.POSITIVE_INT);
     public static final Option<Duration> SINK_RETRY_INITIAL_BACKOFF =
-            new Option<>("sink.retry.initial-backoff", Duration.ofMillis(200), "First pause between attempts; doubles each time", Options::positiveDuration);
+            new Option<>("sink.retry.initial-backoff", Duration.ofMillis(200), "First pause between attempts; doubles each time (with jitter); must not exceed `sink.retry.max-backoff`", Options.DURATION);
     public static final Option<Duration> SINK_RETRY_MAX_BACKOFF =
-            new Option<>("sink.retry.max-backoff", Duration.ofSeconds(30), "Longest pause between attempts", Options::positiveDuration);
+            new Option<>("sink.retry.max-backoff", Duration.ofSeconds(30), "Longest pause between attempts", Options.DURATION);
     public static final Option<Duration> SINK_REQUEST_TIMEOUT =
-            new Option<>("sink.request-timeout", Duration.ofMinutes(2), "How long one INSERT may take before it is retried", Options::positiveDuration);
+            new Option<>("sink.request-timeout", Duration.ofMinutes(2), "How long one INSERT may take before it is retried (after the backoff, with the same deduplication token)", Options.DURATION);
     public static final Option<TableRefusalAction> SINK_TABLE_REFUSAL =
-            new Option<>("sink.table-refusal", TableRefusalAction.FAIL, "fail | dead-letter: when a table refuses a batch as a whole (its columns changed incompatibly, or it refused every record of 3 batches in a row, 100 or more), fail stops the job once naming the table (no restart loop); dead-letter sends the records to the dead-letter topic and goes on", TableRefusalAction::parse);
+            new Option<>("sink.table-refusal", TableRefusalAction.FAIL, "What happens when a table refuses a batch as a whole — its columns changed incompatibly (also a checkpoint's batch encoded before the change), it refused every record of 3 batches in a row (100 or more records) or more than 1,000 of one batch one by one, a view refused rows of a table without a deduplication window, an error code the job does not know: `fail` stops the job once, naming the table and ClickHouse's message, without a restart; `dead-letter` sends the records not stored to the dead-letter topic and goes on (see docs/configuration.md#retries-and-refusals)", Option.Type.oneOf(TableRefusalAction::parse, "fail", "dead-letter"));
     public static final Option<Duration> CHECKPOINT_INTERVAL =
-            new Option<>("checkpoint.interval", Duration.ofSeconds(10), "Checkpoint interval: how often offsets are secured (every buffered row is written first)", Options::positiveDuration);
+            new Option<>("checkpoint.interval", Duration.ofSeconds(10), "Checkpoint interval: how often offsets are secured (every buffered row is written first)", Options.DURATION);
 
     /** The option that names a signal's topic. */
     public static Option<String> topic(Signal signal) {
@@ -158,11 +160,11 @@ public final class TributaryOptions {
     public static final KafkaOptions KAFKA = new KafkaOptions("kafka.", "the Kafka cluster the job reads");
     public static final String DLQ_KAFKA_PROPERTIES_PREFIX = "dlq.kafka.properties.";
     public static final Option<String> DLQ_KAFKA_BOOTSTRAP_SERVERS =
-            new Option<>("dlq.kafka.bootstrap-servers", null, "Another Kafka cluster for the dead-letter topic; it is then reached with the dlq.kafka.* settings only (default: the cluster the job reads, with its settings)", Options::string);
+            new Option<>("dlq.kafka.bootstrap-servers", null, "Another Kafka cluster for the dead-letter topic, reached with the `dlq.kafka.*` settings only (`dlq.kafka.security.protocol`, `dlq.kafka.sasl.*`, `dlq.kafka.tls.*`, `dlq.kafka.properties.*`: the same keys as `kafka.*`); default: the cluster the job reads, with its settings. A `dlq.kafka.*` setting without it is refused", Options.STRING);
     /** TLS and SASL to a dead-letter cluster of its own. */
     public static final KafkaOptions DLQ_KAFKA = new KafkaOptions("dlq.kafka.", "the dead-letter cluster");
 
-    /** All options, in the order the README lists them. */
+    /** All options, in the order docs/configuration.md and {@code --help} list them. */
     public static final List<Option<?>> ALL = all();
 
     private static List<Option<?>> all() {

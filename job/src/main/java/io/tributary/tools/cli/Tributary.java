@@ -3,6 +3,7 @@ package io.tributary.tools.cli;
 import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseCatalog;
 import io.tributary.clickhouse.ClickHouseEndpoint;
+import io.tributary.config.ConfigReference;
 import io.tributary.config.TributaryConfig;
 import io.tributary.config.TributaryOptions;
 import io.tributary.schema.Placement;
@@ -44,6 +45,10 @@ public final class Tributary {
         try {
             switch (argv[0]) {
                 case "run":
+                    if (wantsHelp(rest)) {
+                        System.out.print(ConfigReference.text());
+                        return;
+                    }
                     run(rest);
                     break;
                 case "schema":
@@ -173,7 +178,15 @@ public final class Tributary {
                 + " (" + engine.sql() + (cluster != null ? " ON CLUSTER " + cluster : "") + (distributed ? ", Distributed" : "") + (ttl != null ? ", TTL " + TimeUtils.formatWithHighestUnit(ttl) : "") + ")");
     }
 
+    /**
+     * {@code --help} anywhere (a value never starts with {@code --}), or {@code -h} first: the
+     * settings reference instead of a run.
+     */
+    private static boolean wantsHelp(String[] args) {
+        return (args.length > 0 && args[0].equals("-h")) || Arrays.asList(args).contains("--help");
+    }
+
     private static void usage() {
-        System.err.println("usage: tributary run [--restore latest|none|<path>] [--key value ...] | schema create|print|check [...] | loadgen [...]");
+        System.err.println("usage: tributary run [--restore latest|none|<path>] [--key value ...] (run --help: the keys) | schema create|print|check [...] | loadgen [...]");
     }
 }
