@@ -25,7 +25,7 @@ import java.util.Map;
 
 /**
  * Entry point of the shaded job jar on a Flink cluster ({@code flink run tributary-job.jar --key
- * value ...}). See README for the keys.
+ * value ...}). The keys: docs/configuration.md, or {@code run --help}.
  */
 public final class TributaryJob {
     private static final Logger LOG = LoggerFactory.getLogger(TributaryJob.class);

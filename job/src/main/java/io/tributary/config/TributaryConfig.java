@@ -162,7 +162,7 @@ public final class TributaryConfig implements Serializable {
             }
             Option<?> o = known.get(key);
             if (o == null) {
-                throw new ConfigException(key + ": unknown setting (see README for the list of keys)");
+                throw new ConfigException(key + ": unknown setting (the keys: bin/tributary run --help, or docs/configuration.md)");
             }
             values.put(key, o.parse(e.getValue()));
         }

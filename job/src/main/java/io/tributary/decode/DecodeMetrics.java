@@ -5,7 +5,7 @@ import org.apache.flink.metrics.MetricGroup;
 
 /**
  * The decode operator's metrics, under the task's {@code tributary} group and a {@code signal}
- * key group naming the signal (see README).
+ * key group naming the signal (see docs/operations.md, Metrics).
  */
 public final class DecodeMetrics {
 

@@ -146,7 +146,7 @@ public final class InsertSettings {
     /** The message for a server that lacks settings the sink needs. */
     static String unsupported(ServerFacts facts, List<String> problems) {
         return "ClickHouse " + (facts.version() == null ? "" : facts.version() + " ") + "does not know "
-                + String.join(", ", problems) + "; the job supports ClickHouse 25.8 and later (see README, ClickHouse"
-                + " releases)";
+                + String.join(", ", problems) + "; the job supports ClickHouse 25.8 and later (see docs/tables.md,"
+                + " ClickHouse releases)";
     }
 }

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The sink's metrics, registered under the task's {@code tributary} group, and per table under
  * its {@code table} key group ({@code rowsWritten}, {@code batchesSent}, {@code bytesUncompressed},
- * {@code bytesCompressed}, {@code rowsBuffered}). Names are documented in the README; they are part
+ * {@code bytesCompressed}, {@code rowsBuffered}). Names are documented in docs/operations.md (Metrics); they are part
  * of the interface dashboards depend on. Updated from the writer thread and from sender threads,
  * so every metric here is thread-safe.
  */

@@ -6,6 +6,7 @@ import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.clickhouse.body.Compression;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.schema.Sql;
+import io.tributary.tables.EncodedRows;
 import io.tributary.tables.OtelTable;
 
 import java.io.Serializable;

@@ -29,7 +29,7 @@ import java.util.Map;
 
 /**
  * Coverage-guided fuzzing of what the job and the udf module run on every Kafka record: {@link
- * DecodeFunction#transcoder} with {@code kafka.encoding auto}, for each signal (the first byte picks
+ * RecordTranscoder#of} with {@code kafka.encoding auto}, for each signal (the first byte picks
  * it, the rest is the record). A record either becomes rows, as many as protobuf-java or the
  * OTLP/JSON reader finds spans, log records or points in it, or is refused with a documented
  * exception and becomes the dead letter {@link DecodeFunction} makes of it: the record's value,

@@ -64,7 +64,7 @@ class ServerSettingsITCase {
             InsertSettings.resolve(needed, facts, false, problems);
             assertThat(InsertSettings.unsupported(facts, problems)).isEqualTo("ClickHouse " + facts.version()
                     + " does not know " + UNKNOWN + " (a feature of a later release); the job supports ClickHouse 25.8"
-                    + " and later (see README, ClickHouse releases)");
+                    + " and later (see docs/tables.md, ClickHouse releases)");
 
             // a setting known by its older name only is sent under that name
             ServerFacts older = new ServerFacts("23.2", java.util.Set.of("insert_distributed_sync"), new Boolean[7]);
