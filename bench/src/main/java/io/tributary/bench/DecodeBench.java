@@ -11,9 +11,9 @@ import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 import io.tributary.tools.loadgen.LoadShape;
 
 import java.util.ArrayList;
@@ -35,7 +35,7 @@ final class DecodeBench {
     private static final class Worker {
         final List<byte[]> input = new ArrayList<>();
         final RecordTranscoder transcoder;
-        final TableRows out;
+        final RecordRows out;
         final Compression compression;
         final SegmentPool pool = new SegmentPool(64);
         final BodyWriter[] batches = new BodyWriter[OtelTable.values().length];
@@ -54,7 +54,7 @@ final class DecodeBench {
             }
             TableLayouts layouts = TableLayouts.canonical(flavor);
             this.transcoder = RecordTranscoder.of(signal, Encoding.AUTO, layouts);
-            this.out = new TableRows(layouts);
+            this.out = new RecordRows(layouts);
             this.compression = compression;
         }
 

@@ -12,9 +12,9 @@ import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.schema.TableEngine;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 import io.tributary.tools.loadgen.LoadShape;
 import io.tributary.topology.SchemaManager;
 import net.jpountz.lz4.LZ4Factory;
@@ -56,7 +56,7 @@ final class FramingBench {
         // the rows: header + every record's rows, as a batch of the job holds them
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.MAP);
         RecordTranscoder transcoder = RecordTranscoder.of(Signal.TRACES, Encoding.AUTO, layouts);
-        TableRows out = new TableRows(layouts);
+        RecordRows out = new RecordRows(layouts);
         List<byte[]> chunks = new ArrayList<>();
         chunks.add(layouts.traces().header());
         LoadShape shape = new LoadShape(7, 100);

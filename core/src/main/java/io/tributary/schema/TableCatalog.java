@@ -17,5 +17,5 @@ public interface TableCatalog extends Serializable {
     String database();
 
     /** The columns of each of {@code tables} that exists, in table order; a missing table has no entry. */
-    Map<String, List<TableColumn>> columns(Collection<String> tables) throws IOException;
+    Map<String, List<ServerColumn>> columns(Collection<String> tables) throws IOException;
 }

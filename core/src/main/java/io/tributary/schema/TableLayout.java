@@ -67,16 +67,16 @@ public final class TableLayout<R> {
      * server lists them; each mismatch is added to {@code problems}, naming the table, the column
      * and both types, and the result is then null.
      */
-    public static <R> TableLayout<R> resolve(TableSchema<R> schema, String table, List<TableColumn> columns,
+    public static <R> TableLayout<R> resolve(TableSchema<R> schema, String table, List<ServerColumn> columns,
             List<String> problems) {
-        Map<String, TableColumn> byName = new HashMap<>();
+        Map<String, ServerColumn> byName = new HashMap<>();
         columns.forEach(c -> byName.put(c.name(), c));
         List<Planned<R>> planned = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         Set<String> used = new HashSet<>();
         int before = problems.size();
         for (Field<R> f : schema.fields()) {
-            TableColumn c = null;
+            ServerColumn c = null;
             for (String name : f.names()) {
                 c = byName.get(name);
                 if (c != null) {
@@ -109,7 +109,7 @@ public final class TableLayout<R> {
             return null;
         }
         List<String> defaults = new ArrayList<>();
-        for (TableColumn c : columns) {
+        for (ServerColumn c : columns) {
             if (!used.contains(c.name())) {
                 defaults.add(c.name() + " " + c.type() + (c.defaultKind().isEmpty() ? " (its type's default)"
                         : " (" + c.defaultKind() + " " + c.defaultExpression() + ")"));

@@ -6,7 +6,7 @@ import java.io.Serializable;
  * How much one Kafka record may render: at most {@code maxRows} rows and {@code maxBytes} bytes of
  * RowBinary over all its tables. Without a bound a small record can render gigabytes, because the
  * resource and scope columns are copied into every row: 270 KB of protobuf (a 64 KiB resource
- * attribute and 100,000 empty spans) render 6.5 GB. {@link TableRows} stops at the first row past
+ * attribute and 100,000 empty spans) render 6.5 GB. {@link RecordRows} stops at the first row past
  * either bound and the record goes to the dead-letter topic.
  *
  * @param maxRows rows per record, all tables together ({@value #MAX_ROWS_KEY})

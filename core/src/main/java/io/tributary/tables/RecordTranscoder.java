@@ -19,7 +19,7 @@ import io.tributary.tables.traces.TracesReader;
 public interface RecordTranscoder {
 
     /** Appends the record's rows to {@code out}; on failure {@code out} may hold partial rows. */
-    void transcode(byte[] value, TableRows out) throws Exception;
+    void transcode(byte[] value, RecordRows out) throws Exception;
 
     /** The transcoder of {@code signal} for records in {@code encoding}, writing rows in {@code layouts}. */
     static RecordTranscoder of(Signal signal, Encoding encoding, TableLayouts layouts) {

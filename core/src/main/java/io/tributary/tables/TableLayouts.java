@@ -1,9 +1,9 @@
 package io.tributary.tables;
 
 import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.ServerColumn;
 import io.tributary.schema.Sql;
 import io.tributary.schema.TableCatalog;
-import io.tributary.schema.TableColumn;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.TableMismatchException;
 import io.tributary.schema.TableName;
@@ -51,12 +51,12 @@ public final class TableLayouts {
      */
     public static TableLayouts read(TableCatalog catalog, SchemaFlavor flavor, Map<OtelTable, TableName> tables)
             throws IOException {
-        Map<String, List<TableColumn>> columns = catalog.columns(names(tables));
+        Map<String, List<ServerColumn>> columns = catalog.columns(names(tables));
         TableLayout<?>[] ls = canonical(flavor).layouts.clone();
         List<String> problems = new ArrayList<>();
         for (Map.Entry<OtelTable, TableName> e : tables.entrySet()) {
             String qualified = Sql.qualified(catalog.database(), e.getValue().name());
-            List<TableColumn> cs = columns.get(e.getValue().name());
+            List<ServerColumn> cs = columns.get(e.getValue().name());
             if (cs == null) {
                 problems.add(qualified + " does not exist (" + e.getValue().setting() + ")");
                 continue;
@@ -77,12 +77,12 @@ public final class TableLayouts {
 
     /** Resolves each of {@code tables} against the server and describes the outcome. */
     public static Check check(TableCatalog catalog, SchemaFlavor flavor, Map<OtelTable, TableName> tables) throws IOException {
-        Map<String, List<TableColumn>> columns = catalog.columns(names(tables));
+        Map<String, List<ServerColumn>> columns = catalog.columns(names(tables));
         StringBuilder sb = new StringBuilder();
         boolean ok = true;
         for (Map.Entry<OtelTable, TableName> e : tables.entrySet()) {
             String qualified = Sql.qualified(catalog.database(), e.getValue().name());
-            List<TableColumn> cs = columns.get(e.getValue().name());
+            List<ServerColumn> cs = columns.get(e.getValue().name());
             List<String> problems = new ArrayList<>();
             TableLayout<?> l = null;
             if (cs == null) {

@@ -6,7 +6,6 @@ import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.Columns;
 import io.tributary.schema.Field;
 import io.tributary.schema.SchemaFlavor;
-import io.tributary.schema.TableColumn;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.TableSchema;
 import io.tributary.tables.OtelTable;
@@ -55,13 +54,13 @@ class TableLayoutTest {
     void eachValueIsWrittenInTheTablesTypeAndTheHeaderNamesThem() {
         List<String> problems = new ArrayList<>();
         TableLayout<Row> l = TableLayout.resolve(SCHEMA, "t", List.of(
-                new TableColumn("Flags", "UInt32", "", ""),
-                new TableColumn("Duration", "Int64", "", ""),
-                new TableColumn("Ts", "DateTime64(6, 'UTC')", "", ""),
-                new TableColumn("T", "DateTime64(9)", "", ""),
-                new TableColumn("Name", "LowCardinality(Nullable(String))", "", ""),
-                new TableColumn("AggTemp", "Int64", "", ""),
-                new TableColumn("Extra", "UInt8", "DEFAULT", "5")), problems);
+                new ServerColumn("Flags", "UInt32", "", ""),
+                new ServerColumn("Duration", "Int64", "", ""),
+                new ServerColumn("Ts", "DateTime64(6, 'UTC')", "", ""),
+                new ServerColumn("T", "DateTime64(9)", "", ""),
+                new ServerColumn("Name", "LowCardinality(Nullable(String))", "", ""),
+                new ServerColumn("AggTemp", "Int64", "", ""),
+                new ServerColumn("Extra", "UInt8", "DEFAULT", "5")), problems);
         assertThat(problems).isEmpty();
         assertThat(l.columnNames()).containsExactly("Flags", "Duration", "Ts", "T", "Name", "AggTemp");
         assertThat(hex(l)).isEqualTo(
@@ -88,12 +87,12 @@ class TableLayoutTest {
     void whatDoesNotFitIsNamedWithBothTypes() {
         List<String> problems = new ArrayList<>();
         TableLayout<Row> l = TableLayout.resolve(SCHEMA, "`db`.`t`", List.of(
-                new TableColumn("Flags", "Int8", "", ""),
-                new TableColumn("Duration", "UInt32", "", ""),
-                new TableColumn("Ts", "DateTime", "", ""),
-                new TableColumn("T", "String", "", ""),
-                new TableColumn("Name", "String", "MATERIALIZED", "'x'"),
-                new TableColumn("AggregationTemporality", "UInt32", "", "")), problems);
+                new ServerColumn("Flags", "Int8", "", ""),
+                new ServerColumn("Duration", "UInt32", "", ""),
+                new ServerColumn("Ts", "DateTime", "", ""),
+                new ServerColumn("T", "String", "", ""),
+                new ServerColumn("Name", "String", "MATERIALIZED", "'x'"),
+                new ServerColumn("AggregationTemporality", "UInt32", "", "")), problems);
         assertThat(l).isNull();
         assertThat(problems).containsExactly(
                 "`db`.`t` has column `Flags` as Int8; the job writes it as UInt8 and cannot convert that to Int8 without loss",
@@ -124,10 +123,10 @@ class TableLayoutTest {
         Nested row = new Nested(List.of(1L, 2L), attrs, new long[] {3_000_000_000L, 4_000_123_456L}, new String[] {"a", "b"});
         List<String> problems = new ArrayList<>();
         TableLayout<Nested> l = TableLayout.resolve(NESTED, "t", List.of(
-                new TableColumn("Counts", "Array(Int64)", "", ""),
-                new TableColumn("Attributes", "Map(String, LowCardinality(String))", "", ""),
-                new TableColumn("Events.Timestamp", "Array(DateTime64(3))", "", ""),
-                new TableColumn("Events.Name", "Array(Nullable(String))", "", "")), problems);
+                new ServerColumn("Counts", "Array(Int64)", "", ""),
+                new ServerColumn("Attributes", "Map(String, LowCardinality(String))", "", ""),
+                new ServerColumn("Events.Timestamp", "Array(DateTime64(3))", "", ""),
+                new ServerColumn("Events.Name", "Array(Nullable(String))", "", "")), problems);
         assertThat(problems).isEmpty();
         RowBinaryWriter out = new RowBinaryWriter(64);
         l.writeRow(row, out);
@@ -138,10 +137,10 @@ class TableLayoutTest {
                         + "02" + "00" + "0161" + "00" + "0162"); // Nullable elements: not null, then the string
         problems.clear();
         assertThat(TableLayout.resolve(NESTED, "t", List.of(
-                new TableColumn("Counts", "Array(UInt32)", "", ""),
-                new TableColumn("Attributes", "Map(String, UInt64)", "", ""),
-                new TableColumn("Events.Timestamp", "DateTime64(9)", "", ""),
-                new TableColumn("Events.Name", "Array(String)", "", "")), problems)).isNull();
+                new ServerColumn("Counts", "Array(UInt32)", "", ""),
+                new ServerColumn("Attributes", "Map(String, UInt64)", "", ""),
+                new ServerColumn("Events.Timestamp", "DateTime64(9)", "", ""),
+                new ServerColumn("Events.Name", "Array(String)", "", "")), problems)).isNull();
         assertThat(problems).containsExactly(
                 "t has column `Counts` as Array(UInt32); the job writes it as Array(UInt64) and cannot convert that to Array(UInt32) without loss",
                 "t has column `Attributes` as Map(String, UInt64); the job writes it as Map(LowCardinality(String), String) and cannot"
@@ -157,12 +156,12 @@ class TableLayoutTest {
                 .partitionBy("tuple()").orderBy("tuple()").settings("").build();
         for (String ok : List.of("JSON", "JSON(max_dynamic_paths=1024)", "JSON(max_dynamic_paths = 16, max_dynamic_types = 4)")) {
             List<String> problems = new ArrayList<>();
-            TableLayout.resolve(json, "t", List.of(new TableColumn("Attributes", ok, "", "")), problems);
+            TableLayout.resolve(json, "t", List.of(new ServerColumn("Attributes", ok, "", "")), problems);
             assertThat(problems).as(ok).isEmpty();
         }
         for (String typed : List.of("JSON(a.b UInt32)", "JSON(SKIP a.c)", "JSON(max_dynamic_paths=10, SKIP REGEXP 'x.*')")) {
             List<String> problems = new ArrayList<>();
-            TableLayout.resolve(json, "t", List.of(new TableColumn("Attributes", typed, "", "")), problems);
+            TableLayout.resolve(json, "t", List.of(new ServerColumn("Attributes", typed, "", "")), problems);
             assertThat(problems).as(typed).singleElement().asString().contains("has column `Attributes` as " + typed);
         }
     }
@@ -177,9 +176,9 @@ class TableLayoutTest {
     }
 
     private static <R> void check(TableSchema<R> schema, String what) {
-        List<TableColumn> columns = new ArrayList<>();
+        List<ServerColumn> columns = new ArrayList<>();
         for (Field<R> f : schema.fields()) {
-            columns.add(new TableColumn(f.name(), f.type(), "", ""));
+            columns.add(new ServerColumn(f.name(), f.type(), "", ""));
         }
         List<String> problems = new ArrayList<>();
         TableLayout<R> l = TableLayout.resolve(schema, "t", columns, problems);

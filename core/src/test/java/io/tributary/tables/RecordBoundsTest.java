@@ -146,12 +146,12 @@ class RecordBoundsTest {
     /** One task's decoder of a signal, in a flavour, under bounds. */
     private static final class Decoder {
         final RecordTranscoder transcoder;
-        final TableRows rows;
+        final RecordRows rows;
 
         Decoder(Signal signal, SchemaFlavor flavor, RecordBounds bounds) {
             TableLayouts layouts = TableLayouts.canonical(flavor);
             transcoder = RecordTranscoder.of(signal, Encoding.AUTO, layouts);
-            rows = new TableRows(layouts, bounds);
+            rows = new RecordRows(layouts, bounds);
         }
 
         /** The rows of one record, per table: {rows, bytes...}, as the decode operator emits them. */

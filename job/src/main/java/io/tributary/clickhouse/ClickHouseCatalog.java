@@ -1,8 +1,8 @@
 package io.tributary.clickhouse;
 
+import io.tributary.schema.ServerColumn;
 import io.tributary.schema.Sql;
 import io.tributary.schema.TableCatalog;
-import io.tributary.schema.TableColumn;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -26,8 +26,8 @@ public final class ClickHouseCatalog implements TableCatalog {
     }
 
     @Override
-    public Map<String, List<TableColumn>> columns(Collection<String> tables) throws IOException {
-        Map<String, List<TableColumn>> out = new LinkedHashMap<>();
+    public Map<String, List<ServerColumn>> columns(Collection<String> tables) throws IOException {
+        Map<String, List<ServerColumn>> out = new LinkedHashMap<>();
         if (tables.isEmpty()) {
             return out;
         }
@@ -50,7 +50,7 @@ public final class ClickHouseCatalog implements TableCatalog {
                 throw new IOException("unexpected line from system.columns: " + line);
             }
             out.computeIfAbsent(unescape(f[0]), t -> new ArrayList<>())
-                    .add(new TableColumn(unescape(f[1]), unescape(f[2]), unescape(f[3]), unescape(f[4])));
+                    .add(new ServerColumn(unescape(f[1]), unescape(f[2]), unescape(f[3]), unescape(f[4])));
         }
         return out;
     }

@@ -14,9 +14,9 @@ import io.tributary.schema.TableName;
 import io.tributary.tables.EncodedRows;
 import io.tributary.tables.OtelTable;
 import io.tributary.tables.RecordBounds;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -59,7 +59,7 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
     private transient Map<Signal, Decoder> bySignal;
     private transient MetricGroup group;
     private transient TableLayouts layouts;
-    private transient TableRows rows;
+    private transient RecordRows rows;
 
     /**
      * @param topics the topics the source reads, and the signal of each
@@ -95,7 +95,7 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
         layouts = layouts();
         bySignal = new EnumMap<>(Signal.class);
         decoders = new HashMap<>();
-        rows = new TableRows(layouts, bounds);
+        rows = new RecordRows(layouts, bounds);
     }
 
     /**

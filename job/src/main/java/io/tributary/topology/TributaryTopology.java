@@ -243,7 +243,7 @@ public final class TributaryTopology {
         List<SinkTable> tables = new ArrayList<>();
         for (OtelTable t : OtelTable.values()) {
             TableName name = config.table(t);
-            tables.add(new SinkTable(t, name.name(), name.setting(), config.signals().contains(t.signal())));
+            tables.add(new SinkTable(t, name, config.signals().contains(t.signal())));
         }
         return new SinkSettings(
                         endpoint(config),

@@ -15,9 +15,9 @@ import io.tributary.otlp.Encoding;
 import io.tributary.otlp.OtlpDecoder;
 import io.tributary.otlp.Signal;
 import io.tributary.schema.SchemaFlavor;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 import io.tributary.testing.Fuzzing;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,7 +40,7 @@ class TranscoderFuzzTest {
 
     private static final Signal[] SIGNALS = {Signal.TRACES, Signal.LOGS, Signal.METRICS};
     private static final TableLayouts LAYOUTS = TableLayouts.canonical(SchemaFlavor.MAP);
-    private static final TableRows ROWS = new TableRows(LAYOUTS);
+    private static final RecordRows ROWS = new RecordRows(LAYOUTS);
     private static final RecordTranscoder[] TRANSCODERS = {
         RecordTranscoder.of(Signal.TRACES, Encoding.AUTO, LAYOUTS),
         RecordTranscoder.of(Signal.LOGS, Encoding.AUTO, LAYOUTS),

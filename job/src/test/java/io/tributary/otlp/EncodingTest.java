@@ -11,9 +11,9 @@ import io.tributary.otlp.json.JsonSyntax;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 import io.tributary.testing.SizedRequests;
 
 import org.junit.jupiter.api.Test;
@@ -215,7 +215,7 @@ class EncodingTest {
 
     /** The rows a transcoder writes for a record, per table, as one byte string each. */
     private static List<byte[]> rows(RecordTranscoder t, byte[] record) throws Exception {
-        TableRows rows = new TableRows(LAYOUTS);
+        RecordRows rows = new RecordRows(LAYOUTS);
         t.transcode(record, rows);
         List<byte[]> out = new ArrayList<>();
         for (OtelTable table : OtelTable.values()) {
@@ -225,7 +225,7 @@ class EncodingTest {
     }
 
     private static int rowCount(RecordTranscoder t, byte[] record) throws Exception {
-        TableRows rows = new TableRows(LAYOUTS);
+        RecordRows rows = new RecordRows(LAYOUTS);
         t.transcode(record, rows);
         return rows.total();
     }

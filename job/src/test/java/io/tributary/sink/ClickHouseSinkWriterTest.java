@@ -12,6 +12,7 @@ import io.tributary.clickhouse.body.Compression;
 import io.tributary.clickhouse.body.SegmentPool;
 import io.tributary.kafka.KafkaConnection;
 import io.tributary.schema.SchemaFlavor;
+import io.tributary.schema.TableName;
 import io.tributary.tables.EncodedRows;
 import io.tributary.tables.OtelTable;
 import net.jpountz.lz4.LZ4FrameInputStream;
@@ -139,7 +140,7 @@ class ClickHouseSinkWriterTest {
             TableRefusalAction onTableRefusal) {
         List<SinkTable> tables = new ArrayList<>();
         for (OtelTable t : OtelTable.values()) {
-            tables.add(new SinkTable(t, NAMES.get(t.ordinal()), "clickhouse.tables." + t, true));
+            tables.add(new SinkTable(t, new TableName(NAMES.get(t.ordinal()), "clickhouse.tables." + t), true));
         }
         return new SinkSettings(
                 ClickHouseEndpoint.of("http://localhost:1"), "db", tables, SchemaFlavor.MAP, delivery, Map.of(),

@@ -6,9 +6,9 @@ import io.tributary.rowbinary.RowBinaryReader;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
 import io.tributary.tables.RecordBounds;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 
 import org.apache.flink.table.data.RowData;
 
@@ -27,13 +27,13 @@ public final class OtlpRecords {
 
     private final OtlpRowType type;
     private final RecordTranscoder transcoder;
-    private final TableRows rows;
+    private final RecordRows rows;
 
     public OtlpRecords(Signal signal) {
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.MAP);
         this.type = OtlpRowType.of(signal);
         this.transcoder = RecordTranscoder.of(signal, Encoding.AUTO, layouts);
-        this.rows = new TableRows(layouts, RecordBounds.DEFAULT);
+        this.rows = new RecordRows(layouts, RecordBounds.DEFAULT);
     }
 
     public OtlpRowType type() {

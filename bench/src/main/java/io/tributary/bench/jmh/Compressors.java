@@ -10,9 +10,9 @@ import io.tributary.otlp.Signal;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 import io.tributary.tools.loadgen.LoadShape;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
@@ -60,7 +60,7 @@ public class Compressors {
         LoadShape shape = new LoadShape(42, 100);
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.MAP);
         RecordTranscoder t = RecordTranscoder.of(Signal.TRACES, Encoding.AUTO, layouts);
-        TableRows r = new TableRows(layouts);
+        RecordRows r = new RecordRows(layouts);
         ByteArrayOutputStream all = new ByteArrayOutputStream(BYTES);
         long now = 1_760_000_000_000_000_000L;
         for (int i = 0; all.size() < BYTES; i++) {

@@ -11,9 +11,9 @@ import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 import io.tributary.tools.loadgen.LoadShape;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -62,7 +62,7 @@ public class HotPath {
     private byte[][] records;
     private int next;
     private RecordTranscoder transcoder;
-    private TableRows rows;
+    private RecordRows rows;
     private final SegmentPool pool = new SegmentPool(64);
     private final BodyWriter[] batches = new BodyWriter[OtelTable.values().length];
     private final int[] batchRecords = new int[batches.length];
@@ -80,7 +80,7 @@ public class HotPath {
         }
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.parse(schema));
         transcoder = RecordTranscoder.of(s, Encoding.AUTO, layouts);
-        rows = new TableRows(layouts);
+        rows = new RecordRows(layouts);
     }
 
     /** Decode and rows only. */

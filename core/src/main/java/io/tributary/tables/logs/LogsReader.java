@@ -5,7 +5,7 @@ import io.tributary.otlp.proto.ProtoReader;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.TableLayout;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.TableRows;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.WireEnvelope;
 import io.tributary.tables.WireValues.IntList;
 import io.tributary.tables.WireValues;
@@ -36,7 +36,7 @@ public final class LogsReader {
      * Appends one row per log record of the record in {@code value} to {@code rows}; returns the
      * number of rows. When it throws, {@code rows} may hold partial rows: the caller discards them.
      */
-    public int transcode(byte[] value, TableRows rows) throws InvalidProtobufException {
+    public int transcode(byte[] value, RecordRows rows) throws InvalidProtobufException {
         RowBinaryWriter out = rows.writer(OtelTable.LOGS);
         view.setBuffer(value);
         ProtoReader r0 = root.reset(value, 0, value.length);
@@ -52,7 +52,7 @@ public final class LogsReader {
         return n;
     }
 
-    private int resourceLogs(ProtoReader r1, RowBinaryWriter out, TableRows rows) throws InvalidProtobufException {
+    private int resourceLogs(ProtoReader r1, RowBinaryWriter out, RecordRows rows) throws InvalidProtobufException {
         LogView v = view;
         resources.clear();
         scopeLogs.clear();
@@ -81,7 +81,7 @@ public final class LogsReader {
         return n;
     }
 
-    private int scopeLogs(ProtoReader r2, RowBinaryWriter out, TableRows rows) throws InvalidProtobufException {
+    private int scopeLogs(ProtoReader r2, RowBinaryWriter out, RecordRows rows) throws InvalidProtobufException {
         LogView v = view;
         scopes.clear();
         records.clear();

@@ -1,10 +1,11 @@
 package io.tributary.tables.metrics;
 
+import io.tributary.otlp.InvalidOtlpException;
 import io.tributary.schema.TableLayout;
 import io.tributary.tables.Attributes;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
@@ -50,7 +51,7 @@ public final class MetricsReader {
      * @throws InvalidOtlpException for points the exporter would not accept (exemplar ids of
      *     wrong length)
      */
-    public int transcode(ExportMetricsServiceRequest request, TableRows rows) {
+    public int transcode(ExportMetricsServiceRequest request, RecordRows rows) {
         int n = 0;
         for (ResourceMetrics rm : request.getResourceMetricsList()) {
             List<KeyValue> resAttrs = rm.getResource().getAttributesList();
@@ -71,7 +72,7 @@ public final class MetricsReader {
         return n;
     }
 
-    private int metric(Metric m, TableRows rows) {
+    private int metric(Metric m, RecordRows rows) {
         switch (m.getDataCase()) {
             case GAUGE: {
                 row.setMetric(m, 0, false);
@@ -123,7 +124,7 @@ public final class MetricsReader {
         }
     }
 
-    private void write(TableLayout<MetricView> layout, OtelTable table, TableRows rows) {
+    private void write(TableLayout<MetricView> layout, OtelTable table, RecordRows rows) {
         layout.writeRow(row, rows.writer(table));
         rows.rowAdded(table);
     }

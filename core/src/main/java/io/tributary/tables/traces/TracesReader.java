@@ -5,7 +5,7 @@ import io.tributary.otlp.proto.ProtoReader;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.TableLayout;
 import io.tributary.tables.OtelTable;
-import io.tributary.tables.TableRows;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.WireEnvelope;
 import io.tributary.tables.WireValues.IntList;
 import io.tributary.tables.WireValues;
@@ -39,7 +39,7 @@ public final class TracesReader {
      * Appends one row per span of the record in {@code value} to {@code rows}; returns the number
      * of rows. When it throws, {@code rows} may hold partial rows: the caller discards them.
      */
-    public int transcode(byte[] value, TableRows rows) throws InvalidProtobufException {
+    public int transcode(byte[] value, RecordRows rows) throws InvalidProtobufException {
         RowBinaryWriter out = rows.writer(OtelTable.TRACES);
         view.setBuffer(value);
         ProtoReader r0 = root.reset(value, 0, value.length);
@@ -55,7 +55,7 @@ public final class TracesReader {
         return n;
     }
 
-    private int resourceSpans(ProtoReader r1, RowBinaryWriter out, TableRows rows) throws InvalidProtobufException {
+    private int resourceSpans(ProtoReader r1, RowBinaryWriter out, RecordRows rows) throws InvalidProtobufException {
         resources.clear();
         scopeSpans.clear();
         while (r1.next()) {
@@ -78,7 +78,7 @@ public final class TracesReader {
         return n;
     }
 
-    private int scopeSpans(ProtoReader r2, RowBinaryWriter out, TableRows rows) throws InvalidProtobufException {
+    private int scopeSpans(ProtoReader r2, RowBinaryWriter out, RecordRows rows) throws InvalidProtobufException {
         scopes.clear();
         spans.clear();
         while (r2.next()) {

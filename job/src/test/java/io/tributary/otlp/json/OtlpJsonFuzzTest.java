@@ -16,9 +16,9 @@ import io.tributary.otlp.Signal;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 import io.tributary.testing.Fuzzing;
 
 import java.io.ByteArrayOutputStream;
@@ -44,7 +44,7 @@ class OtlpJsonFuzzTest {
         new OtlpDecoder<>(Encoding.OTLP_JSON, ExportLogsServiceRequest.getDefaultInstance()),
         new OtlpDecoder<>(Encoding.OTLP_JSON, ExportMetricsServiceRequest.getDefaultInstance())};
     private static final TableLayouts LAYOUTS = TableLayouts.canonical(SchemaFlavor.MAP);
-    private static final TableRows ROWS = new TableRows(LAYOUTS);
+    private static final RecordRows ROWS = new RecordRows(LAYOUTS);
     private static final RecordTranscoder[] TRANSCODERS = {
         RecordTranscoder.of(Signal.TRACES, Encoding.OTLP_JSON, LAYOUTS),
         RecordTranscoder.of(Signal.LOGS, Encoding.OTLP_JSON, LAYOUTS),

@@ -18,8 +18,8 @@ import io.tributary.otlp.Encoding;
 import io.tributary.otlp.OtlpDecoder;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 import io.tributary.tools.loadgen.LoadShape;
 
 import org.junit.jupiter.api.Test;
@@ -44,7 +44,7 @@ class LogsReaderDifferentialTest extends DifferentialCases {
         OracleLogs oracle = new OracleLogs(flavor);
         TableLayouts layouts = TableLayouts.canonical(flavor);
         LogsReader wire = new LogsReader(layouts.logs());
-        TableRows rows = new TableRows(layouts);
+        RecordRows rows = new RecordRows(layouts);
         return new Differential(record -> oracle.rows(PROTOBUF.decode(record)), record -> {
             try {
                 wire.transcode(record, rows);

@@ -9,8 +9,8 @@ import io.tributary.otlp.Encoding;
 import io.tributary.otlp.OtlpDecoder;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.TableLayouts;
-import io.tributary.tables.TableRows;
 import io.tributary.testing.Fuzzing;
 
 /**
@@ -37,7 +37,7 @@ class TracesReaderFuzzTest {
         OracleTraces oracle = new OracleTraces(flavor);
         TableLayouts layouts = TableLayouts.canonical(flavor);
         TracesReader wire = new TracesReader(layouts.traces());
-        TableRows rows = new TableRows(layouts);
+        RecordRows rows = new RecordRows(layouts);
         return new Differential(record -> oracle.rows(PROTOBUF.decode(record)), Documented.refusalsOnly(record -> {
             try {
                 wire.transcode(record, rows);

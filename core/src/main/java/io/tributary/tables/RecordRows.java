@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * {@link OversizedRecordException}, so a hostile record costs at most the bound, never what it
  * would render.
  */
-public final class TableRows {
+public final class RecordRows {
 
     private static final int INITIAL_CAPACITY = 1 << 16;
     /** Buffers are dropped after a record when together they hold more than this. */
@@ -35,7 +35,7 @@ public final class TableRows {
     private long totalBytes;
 
     /** Rows within {@link RecordBounds#DEFAULT}. */
-    public TableRows(TableLayouts layouts) {
+    public RecordRows(TableLayouts layouts) {
         this(layouts, RecordBounds.DEFAULT);
     }
 
@@ -43,7 +43,7 @@ public final class TableRows {
      * @param layouts the layouts the rows are written in (their headers go with the rows)
      * @param bounds how many rows and bytes one record may render
      */
-    public TableRows(TableLayouts layouts, RecordBounds bounds) {
+    public RecordRows(TableLayouts layouts, RecordBounds bounds) {
         for (OtelTable t : OtelTable.values()) {
             headers[t.ordinal()] = layouts.of(t).header();
         }

@@ -8,7 +8,7 @@ package io.tributary.schema;
  * @param defaultKind {@code DEFAULT}, {@code MATERIALIZED}, {@code ALIAS}, {@code EPHEMERAL}, or "" for none
  * @param defaultExpression the expression of that default, or ""
  */
-public record TableColumn(String name, String type, String defaultKind, String defaultExpression) {
+public record ServerColumn(String name, String type, String defaultKind, String defaultExpression) {
 
     /** True when an INSERT cannot write the column: ClickHouse computes it. */
     public boolean computed() {
