@@ -243,20 +243,7 @@ final class FlinkCluster {
      * {@code --allowNonRestoredState}; the other arguments are the job's.
      */
     int submit(String jar, List<String> args) {
-        List<String> flinkArgs = new ArrayList<>();
-        List<String> jobArgs = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            switch (args.get(i)) {
-                case "--savepoint" -> {
-                    if (i + 1 >= args.size()) {
-                        throw new ServiceException("--savepoint needs a path");
-                    }
-                    flinkArgs.addAll(List.of("--fromSavepoint", args.get(++i)));
-                }
-                case "--allow-non-restored-state" -> flinkArgs.add("--allowNonRestoredState");
-                default -> jobArgs.add(args.get(i));
-            }
-        }
+        SubmitArguments parsed = SubmitArguments.parse(args);
         if (overview().isEmpty()) {
             throw new ServiceException("no Flink cluster answers on http://127.0.0.1:" + restPort
                     + " (bin/tributary cluster start)");
@@ -267,9 +254,9 @@ final class FlinkCluster {
         cmd.add("-Dlog4j.configurationFile=" + confDir().resolve("log4j-cli.properties"));
         cmd.addAll(List.of("-cp", classpath(), "org.apache.flink.client.cli.CliFrontend", "run", "--detached",
                 "-Drest.address=127.0.0.1", "-Drest.port=" + restPort));
-        cmd.addAll(flinkArgs);
+        cmd.addAll(parsed.flink());
         cmd.add(jar);
-        cmd.addAll(jobArgs);
+        cmd.addAll(parsed.job());
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
         pb.environment().put("FLINK_CONF_DIR", confDir().toString());
         try {
@@ -279,6 +266,28 @@ final class FlinkCluster {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ServiceException("interrupted", e);
+        }
+    }
+
+    /** {@code bin/tributary submit}'s arguments split into {@code flink run}'s and the job's. */
+    record SubmitArguments(List<String> flink, List<String> job) {
+
+        static SubmitArguments parse(List<String> args) {
+            List<String> flink = new ArrayList<>();
+            List<String> job = new ArrayList<>();
+            for (int i = 0; i < args.size(); i++) {
+                switch (args.get(i)) {
+                    case "--savepoint" -> {
+                        if (i + 1 >= args.size()) {
+                            throw new ServiceException("--savepoint needs a path");
+                        }
+                        flink.addAll(List.of("--fromSavepoint", args.get(++i)));
+                    }
+                    case "--allow-non-restored-state" -> flink.add("--allowNonRestoredState");
+                    default -> job.add(args.get(i));
+                }
+            }
+            return new SubmitArguments(List.copyOf(flink), List.copyOf(job));
         }
     }
 }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -166,5 +167,15 @@ class ConfigRenderingTest {
         assertThat(c.dynamicProperties()).contains("-Drest.port=28081", "-Djobmanager.rpc.port=6123",
                 "-Dexecution.checkpointing.dir=file://" + settings().dir("flink").resolve("checkpoints"));
         assertThat(c.marker("flink-jobmanager")).isEqualTo("-Dtributary.cluster=" + settings().dir("flink-jobmanager"));
+    }
+
+    @Test
+    void submitArgumentsSplitIntoFlinkRunsAndTheJobs() {
+        FlinkCluster.SubmitArguments a = FlinkCluster.SubmitArguments.parse(List.of("--parallelism", "2",
+                "--savepoint", "/sp/1", "--kafka.topics.traces", "t", "--allow-non-restored-state", ""));
+        assertThat(a.flink()).containsExactly("--fromSavepoint", "/sp/1", "--allowNonRestoredState");
+        assertThat(a.job()).containsExactly("--parallelism", "2", "--kafka.topics.traces", "t", "");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FlinkCluster.SubmitArguments.parse(List.of("--savepoint")))
+                .hasMessage("--savepoint needs a path");
     }
 }
