@@ -51,3 +51,7 @@ services_kafka_bootstrap() { services kafka-bootstrap; }
 services_kafka_secure() { services kafka-secure; }
 services_kafka_classpath() { services kafka-classpath; }
 services_kafka_tool() { services kafka-tool "$@"; }
+
+# Kept for ClusterITCase, which reads the TaskManager's PID with `_svc_settings && _svc_pid flink-taskmanager`.
+_svc_settings() { :; }
+_svc_pid() { services pid "$1"; }

@@ -16,6 +16,7 @@ import java.util.Optional;
  *   services stop [--purge] [clickhouse|kafka]...  stop them; --purge also deletes their data and logs
  *   services status [clickhouse|kafka]...          running (pid, port, RSS) or stopped; exit status 3 when any is stopped
  *   services reset [clickhouse|kafka]...           stop --purge
+ *   services pid NAME                              the live PID of a service or cluster process (exit 1: none)
  *   services is-running NAME | clickhouse-url | kafka-bootstrap | kafka-secure | kafka-classpath
  *   services query SQL | kafka-tool CLASS ARGS...  ClickHouse over HTTP; a Kafka tool on the broker's classpath
  *   services cluster start|stop|status | cluster submit JAR [--savepoint P] [--allow-non-restored-state] [ARGS...]
@@ -78,6 +79,14 @@ public final class Services {
             }
             case "is-running" -> {
                 return rest.size() == 1 && pid(names(rest).get(0), true).isPresent() ? 0 : 1;
+            }
+            case "pid" -> {
+                if (rest.size() != 1) {
+                    throw new ServiceException("pid needs one name: clickhouse, kafka, flink-jobmanager or flink-taskmanager");
+                }
+                Optional<Long> pid = pidOf(rest.get(0));
+                pid.ifPresent(System.out::println);
+                return pid.isPresent() ? 0 : 1;
             }
             case "clickhouse-url" -> System.out.println(settings().clickHouseUrl());
             case "kafka-bootstrap" -> System.out.println(settings().kafkaBootstrap());
@@ -159,6 +168,15 @@ public final class Services {
     private Optional<Long> pid(String name, boolean quiet) {
         Settings s = settings();
         return name.equals(ClickHouse.NAME) ? new ClickHouse(s).pid(quiet) : new Kafka(s).pid(quiet);
+    }
+
+    /** The live PID of a service or of the cluster's {@code flink-jobmanager} or {@code flink-taskmanager}. */
+    private Optional<Long> pidOf(String name) {
+        if (name.equals(FlinkCluster.JOBMANAGER) || name.equals(FlinkCluster.TASKMANAGER)) {
+            Settings s = settings();
+            return Supervisor.pid(s.pidFile(name), new FlinkCluster(s, env).marker(name), true);
+        }
+        return pid(names(List.of(name)).get(0), true);
     }
 
     private int start(List<String> names, boolean asEnv) {

@@ -82,6 +82,7 @@ class ServicesITCase {
         assertThat(services.run(List.of("start", "clickhouse"))).isZero();
         long pid = new ClickHouse(settings).pid(true).orElseThrow();
         assertThat(services.run(List.of("status", "clickhouse"))).isZero();
+        assertThat(services.run(List.of("pid", "clickhouse"))).isZero();
         assertThat(services.run(List.of("status"))).as("kafka is not started").isEqualTo(3);
 
         String url = settings.clickHouseUrl();

@@ -44,6 +44,9 @@ class ServicesTest {
         assertThat(s.run(List.of("kafka-secure"))).as("no CA made yet").isEqualTo(1);
         assertThat(s.run(List.of("frobnicate"))).isEqualTo(2);
         assertThat(s.run(List.of("cluster", "status"))).isEqualTo(3);
+        assertThat(s.run(List.of("pid", "flink-taskmanager"))).isEqualTo(1);
+        assertThat(s.run(List.of("pid", "kafka"))).isEqualTo(1);
+        assertThatThrownBy(() -> s.run(List.of("pid", "zookeeper"))).hasMessageStartingWith("unknown service 'zookeeper'");
         assertThat(s.settings().clickHouseUrl()).isEqualTo("http://127.0.0.1:28123");
     }
 }
