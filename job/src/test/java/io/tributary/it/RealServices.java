@@ -41,9 +41,10 @@ public final class RealServices {
     }
 
     /**
-     * The local broker's secure listeners and their CA ({@code bin/lib/services.sh} makes them):
-     * {@code sasl_ssl}, {@code ssl} (host:port), {@code ca_file}, {@code ca_key}, {@code oauth_key}
-     * (what the broker's OAUTHBEARER tokens must be signed with).
+     * The local broker's secure listeners and their CA (the services program's
+     * {@code io.tributary.services.Kafka} makes them): {@code sasl_ssl}, {@code ssl} (host:port),
+     * {@code ca_file}, {@code ca_key}, {@code oauth_key} (what the broker's OAUTHBEARER tokens must be
+     * signed with).
      */
     public static String kafkaSecure(String what) {
         String env = "TRIBUTARY_TEST_KAFKA_" + what.toUpperCase(java.util.Locale.ROOT)

@@ -1,17 +1,16 @@
 package io.tributary.it;
 
+import io.tributary.services.Certificates;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * Certificates for the TLS tests, made with Debian's {@code openssl} as a platform team would:
- * a CA, a server certificate for {@code localhost} only (so {@code 127.0.0.1} is a wrong host
- * name), client certificates, a key encrypted with a password, and a second, unrelated CA.
+ * Certificates for the TLS tests, made by the project's one certificate factory
+ * ({@link Certificates}, which also makes the local Kafka's): a CA, a server certificate for
+ * {@code localhost} only (so {@code 127.0.0.1} is a wrong host name), client certificates, a key
+ * encrypted with a password, and a second, unrelated CA.
  */
 public final class TlsFiles {
 
@@ -58,9 +57,8 @@ public final class TlsFiles {
         f.issue(f.serverCert, f.serverKey, "localhost", f.ca, f.caKey, "subjectAltName=DNS:localhost");
         f.issue(f.clientCert, f.clientKey, "tributary", f.ca, f.caKey, "extendedKeyUsage=clientAuth");
         f.issue(f.wrongClientCert, f.wrongClientKey, "tributary", f.otherCa, f.otherCaKey, "extendedKeyUsage=clientAuth");
-        openssl("pkcs8", "-topk8", "-in", f.clientKey.toString(), "-out", f.clientKeyEncrypted.toString(),
-                "-v2", "aes-256-cbc", "-passout", "pass:" + KEY_PASSWORD);
-        openssl("rsa", "-in", f.clientKey.toString(), "-out", f.clientKeyPkcs1.toString(), "-traditional");
+        Certificates.encrypt(f.clientKey, f.clientKeyEncrypted, KEY_PASSWORD, false);
+        Certificates.traditional(f.clientKey, f.clientKeyPkcs1);
         Files.writeString(f.keyPasswordFile, KEY_PASSWORD + "\n");
         return f;
     }
@@ -81,11 +79,7 @@ public final class TlsFiles {
      * scheme the Kafka clients' PEM reader takes.
      */
     public void encrypt(Path key, Path out, String password, boolean pbes1) throws IOException, InterruptedException {
-        Path pass = dir.resolve(out.getFileName() + ".pass");
-        Files.writeString(pass, password); // not on openssl's command line, which ps shows
-        openssl("pkcs8", "-topk8", "-in", key.toString(), "-out", out.toString(),
-                pbes1 ? "-v1" : "-v2", pbes1 ? "PBE-SHA1-3DES" : "aes-256-cbc", "-passout", "file:" + pass);
-        Files.delete(pass);
+        Certificates.encrypt(key, out, password, pbes1);
     }
 
     /** A new CA, for rotations. */
@@ -94,29 +88,11 @@ public final class TlsFiles {
     }
 
     private void selfSigned(Path cert, Path key, String name) throws IOException, InterruptedException {
-        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.toString(), "-out", cert.toString(),
-                "-days", "2", "-subj", "/CN=" + name);
+        Certificates.selfSigned(cert, key, name, 2);
     }
 
     private void issue(Path cert, Path key, String cn, Path caCert, Path caKeyFile, String extension)
             throws IOException, InterruptedException {
-        Path csr = dir.resolve(cert.getFileName() + ".csr");
-        Path ext = dir.resolve(cert.getFileName() + ".ext");
-        Files.writeString(ext, extension + "\n");
-        openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", key.toString(), "-out", csr.toString(),
-                "-subj", "/CN=" + cn);
-        openssl("x509", "-req", "-in", csr.toString(), "-CA", caCert.toString(), "-CAkey", caKeyFile.toString(),
-                "-CAcreateserial", "-out", cert.toString(), "-days", "2", "-extfile", ext.toString());
-    }
-
-    private static void openssl(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add("openssl");
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (p.waitFor() != 0) {
-            throw new IOException("openssl " + String.join(" ", args) + " failed: " + out);
-        }
+        Certificates.issue(cert, key, cn, caCert, caKeyFile, extension, 2);
     }
 }

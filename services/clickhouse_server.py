@@ -5,8 +5,8 @@ libchdb.so (npm package @chdb/lib-linux-x64-gnu) exports
 ``chdb_query_cmdline(argc, argv)``, the clickhouse-local entry point. Given
 ``SYSTEM START LISTEN HTTP`` it opens the real ClickHouse HTTP interface and
 serves for as long as the statement after it runs: an endless ``sleep`` scan
-that costs no CPU. bin/lib/services.sh starts this script in its own session
-with stdin from /dev/null (the engine may read stdin during INSERT).
+that costs no CPU. The services program (io.tributary.services.ClickHouse)
+starts this script in its own session with stdin from /dev/null (the engine may read stdin during INSERT).
 
 Two processes. This one supervises; a child (the same script with --engine)
 loads the library. clickhouse-local ends the whole process on an exception
