@@ -24,7 +24,7 @@ import java.util.List;
 /**
  * The job writing Distributed tables over local ones, the layout {@code schema create --cluster
  * --distributed} renders, on the test server's one-shard cluster {@code tributary_local}
- * (bin/lib/services.sh). clickhouse-local runs no ON CLUSTER DDL, so the statements run here
+ * (io.tributary.services.ClickHouse). clickhouse-local runs no ON CLUSTER DDL, so the statements run here
  * without it. Exactly once, the start-up checks look at the local tables behind the Distributed
  * ones.
  */

@@ -205,7 +205,7 @@ class FaultToleranceITCase {
             "--kafka.starting-offsets", "earliest",
             "--dlq.topic", "",
             "--clickhouse.url", RealServices.clickHouseUrl(),
-            "--clickhouse.user", "tributary_readonly", // bin/lib/services.sh makes it: readonly = 1
+            "--clickhouse.user", "tributary_readonly", // io.tributary.services.ClickHouse makes it: readonly = 1
             "--clickhouse.database", db,
             "--sink.retry.max-attempts", "10",
             "--sink.retry.initial-backoff", "2s",
@@ -426,7 +426,7 @@ class FaultToleranceITCase {
     }
 
     /**
-     * Stops or starts one of the local services the test command started (bin/lib/services.sh,
+     * Stops or starts one of the local services the test command started (the services program, io.tributary.services.Services,
      * with the ports and state directory {@code bin/tributary test} exported), or prints the Kafka
      * bootstrap those settings point at.
      */

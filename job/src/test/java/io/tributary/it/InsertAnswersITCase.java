@@ -48,7 +48,7 @@ class InsertAnswersITCase {
     static final MiniClusterExtension FLINK = RealServices.miniCluster(2);
 
     /**
-     * Through the job, as the user {@code tributary_progress} (bin/lib/services.sh), whose profile
+     * Through the job, as the user {@code tributary_progress} (io.tributary.services.ClickHouse), whose profile
      * sends progress headers every millisecond: a view that throws at one span makes the record
      * holding it a dead letter, and every span of every other record reaches the view's table.
      * Before, the 200 was taken for success: the view's table stayed empty and nothing was retried.

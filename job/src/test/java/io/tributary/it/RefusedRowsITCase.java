@@ -223,7 +223,7 @@ class RefusedRowsITCase {
 
     /**
      * A batch larger than the server lets one query use (the user {@code tributary_small_memory}
-     * of bin/lib/services.sh: 40 MB; its INSERTs of 20 MB of rows fail with MEMORY_LIMIT_EXCEEDED,
+     * of the test ClickHouse (io.tributary.services.ClickHouse): 40 MB; its INSERTs of 20 MB of rows fail with MEMORY_LIMIT_EXCEEDED,
      * of 10 MB pass) is sent in halves after three refusals, and every row lands once. Before,
      * the refusal was retried as it was until the attempts ran out, then the job failed and
      * replayed the same batch, forever.

@@ -51,7 +51,7 @@ import java.util.stream.Stream;
  * failure is asserted to have happened and to name the setting, so that finding nothing means
  * something; values that end in a line end, as Kubernetes mounts them, are asserted to work.
  *
- * <p>The one password that cannot be planted is the ClickHouse user's ({@code bin/lib/services.sh}
+ * <p>The one password that cannot be planted is the ClickHouse user's ({@code io.tributary.services.ClickHouse}
  * gives {@code tributary_password} a fixed one): it is searched for as well.
  */
 class SecretLeakITCase {

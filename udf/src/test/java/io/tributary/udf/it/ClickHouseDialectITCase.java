@@ -37,7 +37,7 @@ class ClickHouseDialectITCase {
     static final MiniClusterExtension MINI_CLUSTER = RealServices.miniCluster(2);
 
     private static final String DB = RealServices.uniqueName("it_jdbc");
-    /** A user of the test ClickHouse (bin/lib/services.sh) whose password is the failsafe environment's. */
+    /** A user of the test ClickHouse (io.tributary.services.ClickHouse) whose password is the failsafe environment's. */
     private static final String PW_USER = "tributary_password";
     private static ClickHouseClient ch;
 
