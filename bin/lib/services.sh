@@ -27,15 +27,20 @@ _svc_build() {
 _svc_java() {
     if [[ -n ${JAVA_HOME:-} && -x $JAVA_HOME/bin/java ]]; then
         printf '%s' "$JAVA_HOME/bin/java"
-    else
+    elif command -v java >/dev/null 2>&1; then
         printf 'java'
+    else
+        printf 'tributary: error: java (17 or newer) is required\n' >&2
+        return 1
     fi
 }
 
 # services COMMAND ARGS...: runs the services program (a short-lived JVM tuned to start fast).
 services() {
     _svc_build || return 1
-    ROOT=$ROOT "$(_svc_java)" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto \
+    local java
+    java=$(_svc_java) || return 1
+    ROOT=$ROOT "$java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto \
         -cp "$SERVICES_JAR" io.tributary.services.Services "$@"
 }
 

@@ -1,6 +1,7 @@
 package io.tributary;
 
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.Test;
  *   otlp           OTLP in: Signal, Encoding, ids, proto/json  imports nothing of ours
  *   schema         the ClickHouse table model and its SQL     imports rowbinary
  *   tables         the exporter's tables, one package per      imports otlp, schema, rowbinary
- *                  signal, the collector's value rules
+ *                  signal, the collector's value rules         (tables assembles its signals'
+ *                                                              packages, which build on it: the
+ *                                                              one cycle, inside one layer)
  * job
  *   secret         the one reader of passwords and keys        imports nothing of ours
  *   kafka          the source and source records               imports otlp, secret
@@ -45,6 +48,8 @@ class LayoutTest {
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 // the core module's test jar (its OTLP builders) on this module's test classpath
                 .withImportOption(location -> !location.contains("-tests.jar"))
+                // the services module (local tooling behind the tests' TlsFiles), not part of the job
+                .withImportOption(location -> !location.contains("/io/tributary/services/"))
                 .importPackages("io.tributary");
     }
 
@@ -87,6 +92,17 @@ class LayoutTest {
                 .whereLayer("main").mayOnlyAccessLayers(
                         "topology", "config", "sink", "clickhouse", "decode", "deadletter", "kafka", "tables", "schema",
                         "otlp", "secret")
+                .check(classes);
+    }
+
+    /** The layers above are every package: a new one must be placed among them, or nothing checks it. */
+    @Test
+    void everyPackageIsALayer() {
+        classes().should().resideInAnyPackage(
+                        "io.tributary", "io.tributary.rowbinary..", "io.tributary.otlp..", "io.tributary.schema..",
+                        "io.tributary.tables..", "io.tributary.secret..", "io.tributary.kafka..", "io.tributary.deadletter..",
+                        "io.tributary.decode..", "io.tributary.clickhouse..", "io.tributary.sink..", "io.tributary.config..",
+                        "io.tributary.topology..", "io.tributary.tools..")
                 .check(classes);
     }
 

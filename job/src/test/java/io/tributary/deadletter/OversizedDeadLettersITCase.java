@@ -15,9 +15,9 @@ import io.tributary.config.TributaryConfig;
 import io.tributary.deadletter.DeadLetterSerializer;
 import io.tributary.deadletter.DeadLetterSink;
 import io.tributary.deadletter.RefusedRecords;
-import io.tributary.it.RealServices;
 import io.tributary.kafka.KafkaConnection;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

@@ -48,6 +48,7 @@ import io.tributary.config.TributaryConfig;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.TableEngine;
 import io.tributary.tables.AnyValues;
+import io.tributary.testing.RealServices;
 import io.tributary.tools.loadgen.LoadShape;
 import io.tributary.topology.SchemaManager;
 

@@ -9,6 +9,7 @@ import io.tributary.config.TributaryConfig;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.TableEngine;
 import io.tributary.tables.OtelTable;
+import io.tributary.testing.RealServices;
 import io.tributary.testing.SizedRequests;
 import io.tributary.topology.SchemaManager;
 

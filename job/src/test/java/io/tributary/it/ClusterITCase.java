@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.UniqueSpans;
 import io.tributary.topology.SchemaManager;
 
 import org.junit.jupiter.api.AfterAll;

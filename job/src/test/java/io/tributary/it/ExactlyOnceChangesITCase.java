@@ -15,6 +15,8 @@ import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.deadletter.DeadLetterSerializer;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.UniqueSpans;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 
@@ -47,7 +49,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * before the restore; a batch that the restored table can no longer take fails the restore naming
  * the column; and how much each checkpoint holds is bounded.
  */
-class ExactlyOnceChangesITCase {
+public class ExactlyOnceChangesITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = RealServices.miniCluster(4);
@@ -262,7 +264,7 @@ class ExactlyOnceChangesITCase {
     }
 
     /** Ten records of ten log records each: bodies {@code log-<n>}, severity numbers 1..24. */
-    static List<byte[]> logRecords(int first, int records) {
+    public static List<byte[]> logRecords(int first, int records) {
         List<byte[]> out = new ArrayList<>();
         for (int r = 0; r < records; r++) {
             ScopeLogs.Builder sl = ScopeLogs.newBuilder();

@@ -9,6 +9,11 @@ import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.schema.TableEngine;
 import io.tributary.sink.Delivery;
+import io.tributary.testing.FailOnCommandSink;
+import io.tributary.testing.FaultProxy;
+import io.tributary.testing.JobProcess;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.UniqueSpans;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

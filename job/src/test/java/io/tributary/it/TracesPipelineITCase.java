@@ -26,6 +26,7 @@ import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;

@@ -9,8 +9,8 @@ import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.tributary.oracle.RandomOtlp;
 import io.tributary.testing.Fuzzing;
+import io.tributary.testing.oracle.RandomOtlp;
 import io.tributary.tools.loadgen.LoadShape;
 
 

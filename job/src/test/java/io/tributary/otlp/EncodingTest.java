@@ -6,7 +6,6 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.tributary.oracle.RandomOtlp;
 import io.tributary.otlp.json.JsonSyntax;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.SchemaFlavor;
@@ -15,6 +14,7 @@ import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
 import io.tributary.testing.SizedRequests;
+import io.tributary.testing.oracle.RandomOtlp;
 
 import org.junit.jupiter.api.Test;
 

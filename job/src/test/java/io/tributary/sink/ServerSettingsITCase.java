@@ -7,7 +7,7 @@ import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseException;
 import io.tributary.clickhouse.body.Compression;
 import io.tributary.config.TributaryConfig;
-import io.tributary.it.RealServices;
+import io.tributary.testing.RealServices;
 import io.tributary.topology.TributaryTopology;
 
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;

@@ -19,16 +19,16 @@ import java.io.IOException;
 /**
  * What the fuzz targets share. {@code mvn verify} fuzzes each {@code *FuzzTest} (Jazzer, one JVM
  * per target) for the time its {@code @FuzzTest} gives: the readers of OTLP records longer, the
- * small readers shorter, about three minutes in all with the JVMs' start. {@code mvn test} runs only
+ * small readers shorter, about two and a half minutes in all with the JVMs' start. {@code mvn test} runs only
  * their inputs, checked in under {@code src/test/resources/<package>/<Class>Inputs/<method>/},
  * where Jazzer also writes an input that fails.
  */
 public final class Fuzzing {
 
     /** For the readers of OTLP records, whose inputs have the most to explore. */
-    public static final String LONG = "15s";
+    public static final String LONG = "10s";
     /** For the small readers (state serializers, RowBinary, encoding detection). */
-    public static final String SHORT = "6s";
+    public static final String SHORT = "4s";
 
     private Fuzzing() {}
 

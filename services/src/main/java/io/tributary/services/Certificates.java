@@ -18,7 +18,7 @@ import java.util.Map;
 
 /**
  * The one certificate factory of the project: the local Kafka's listener certificates and OAuth key,
- * and the integration tests' CAs, server and client certificates ({@code io.tributary.it.TlsFiles}).
+ * and the integration tests' CAs, server and client certificates ({@code io.tributary.testing.TlsFiles}).
  * Made with Debian's {@code openssl} as a platform team would, so the files are what real deployments
  * hand the job. Not for anything but this machine's tests.
  */

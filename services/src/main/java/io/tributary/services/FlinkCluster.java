@@ -70,7 +70,7 @@ final class FlinkCluster {
         rpcPort = Settings.port(env, "TRIBUTARY_FLINK_RPC_PORT", 6123);
         prometheusJm = Settings.port(env, "TRIBUTARY_FLINK_PROMETHEUS_JM_PORT", 9249);
         prometheusTm = Settings.port(env, "TRIBUTARY_FLINK_PROMETHEUS_TM_PORT", 9250);
-        String timeout = env.getOrDefault("TRIBUTARY_CLUSTER_START_TIMEOUT", "90");
+        String timeout = Settings.orDefault(env, "TRIBUTARY_CLUSTER_START_TIMEOUT", "90");
         if (!timeout.matches("[0-9]{1,6}") || Integer.parseInt(timeout) < 1) {
             throw new ServiceException("TRIBUTARY_CLUSTER_START_TIMEOUT='" + timeout + "' is not a positive number of seconds");
         }

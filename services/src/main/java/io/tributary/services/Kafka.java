@@ -260,7 +260,10 @@ final class Kafka {
             Console.tail(uuid.output(), 25);
             throw new ServiceException("kafka: 'kafka.tools.StorageTool random-uuid' failed");
         }
-        String clusterId = uuid.output().strip().lines().reduce((a, b) -> b).orElse("");
+        // the id is the one line shaped like one (22 characters of URL-safe base64); a JVM warning may share the output
+        String clusterId = uuid.output().lines().map(String::strip).filter(l -> l.matches("[A-Za-z0-9_-]{22}"))
+                .reduce((a, b) -> b).orElseThrow(() -> new ServiceException("kafka: no cluster id in the output of"
+                        + " 'kafka.tools.StorageTool random-uuid': " + uuid.output().strip()));
         Supervisor.Result r = tool(classpath, List.of("kafka.tools.StorageTool", "format", "-t", clusterId, "-c", marker()));
         if (!r.ok()) {
             Console.tail(r.output(), 25);

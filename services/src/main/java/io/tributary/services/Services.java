@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The command line of the local services, run by {@code bin/tributary} (through {@code bin/lib/services.sh}):
@@ -185,18 +186,44 @@ public final class Services {
             Console.out = System.err;
         }
         List<String> started = new ArrayList<>();
-        for (String name : names) {
-            if (pid(name, true).isEmpty()) {
-                started.add(name);
+        // What this call started is stopped again when a later service fails to start, and when the
+        // call is interrupted (Ctrl-C during a first download): the caller only learns what to stop
+        // from a start that succeeded.
+        AtomicBoolean done = new AtomicBoolean();
+        Thread undo = new Thread(() -> {
+            if (done.compareAndSet(false, true)) {
+                stopQuietly(started);
             }
-            Supervisor.locked(s.dir(name).resolve(".lock"), () -> {
-                if (name.equals(ClickHouse.NAME)) {
-                    new ClickHouse(s).start();
-                } else {
-                    new Kafka(s).start();
+        }, "tributary-services-undo");
+        Runtime.getRuntime().addShutdownHook(undo);
+        try {
+            for (String name : names) {
+                if (pid(name, true).isEmpty()) {
+                    synchronized (started) {
+                        started.add(name);
+                    }
                 }
-                return null;
-            });
+                Supervisor.locked(s.dir(name).resolve(".lock"), () -> {
+                    if (name.equals(ClickHouse.NAME)) {
+                        new ClickHouse(s).start();
+                    } else {
+                        new Kafka(s).start();
+                    }
+                    return null;
+                });
+            }
+            done.set(true);
+        } catch (RuntimeException e) {
+            if (done.compareAndSet(false, true)) {
+                stopQuietly(started);
+            }
+            throw e;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(undo);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs (or ran) already
+            }
         }
         if (asEnv) {
             Map<String, String> exports = new LinkedHashMap<>();
@@ -218,6 +245,23 @@ public final class Services {
         StringBuilder sb = new StringBuilder();
         exports.forEach((k, v) -> sb.append("export ").append(k).append("='").append(v.replace("'", "'\\''")).append("'\n"));
         return sb.toString();
+    }
+
+    /** Stops what a failed or interrupted start had started, saying so; a failure to stop is reported, not thrown. */
+    private void stopQuietly(List<String> started) {
+        List<String> names;
+        synchronized (started) {
+            names = new ArrayList<>(started);
+        }
+        if (names.isEmpty()) {
+            return;
+        }
+        Console.say("stopping what this start had started: " + String.join(", ", names));
+        try {
+            stop(names, false);
+        } catch (RuntimeException e) {
+            Console.error("could not stop " + String.join(", ", names) + ": " + e.getMessage());
+        }
     }
 
     private void stop(List<String> names, boolean purge) {

@@ -66,22 +66,22 @@ public record Settings(
             ports.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append(" (").append(v).append(')'));
             throw new ServiceException(sb + " must all differ");
         }
-        String partitions = env.getOrDefault("TRIBUTARY_KAFKA_PARTITIONS", "4");
+        String partitions = orDefault(env, "TRIBUTARY_KAFKA_PARTITIONS", "4");
         if (!partitions.matches("[0-9]{1,9}") || Integer.parseInt(partitions) < 1) {
             throw new ServiceException("TRIBUTARY_KAFKA_PARTITIONS='" + partitions + "' is not a positive integer");
         }
-        String memory = env.getOrDefault("TRIBUTARY_CLICKHOUSE_MAX_MEMORY", "4294967296");
+        String memory = orDefault(env, "TRIBUTARY_CLICKHOUSE_MAX_MEMORY", "4294967296");
         if (!memory.matches("[0-9]{1,18}") || Long.parseLong(memory) < MIN_CLICKHOUSE_MEMORY) {
             throw new ServiceException("TRIBUTARY_CLICKHOUSE_MAX_MEMORY='" + memory
                     + "' must be a number of bytes, at least " + MIN_CLICKHOUSE_MEMORY);
         }
-        String heap = env.getOrDefault("TRIBUTARY_KAFKA_HEAP", "512m");
+        String heap = orDefault(env, "TRIBUTARY_KAFKA_HEAP", "512m");
         if (!HEAP.matcher(heap).matches()) {
             throw new ServiceException("TRIBUTARY_KAFKA_HEAP='" + heap + "' is not a JVM heap size such as 512m or 1g");
         }
         Path state = directory(env, "TRIBUTARY_STATE_DIR", root.resolve(".run").toString());
-        String home = env.getOrDefault("HOME", System.getProperty("user.home"));
-        String xdg = env.getOrDefault("XDG_CACHE_HOME", home + "/.cache");
+        String home = orDefault(env, "HOME", System.getProperty("user.home"));
+        String xdg = orDefault(env, "XDG_CACHE_HOME", home + "/.cache");
         Path cache = directory(env, "TRIBUTARY_CACHE_DIR", xdg + "/tributary");
         return new Settings(root, chPort, chTcp, Long.parseLong(memory), kafkaPort, controller, saslSsl, ssl,
                 Integer.parseInt(partitions), heap, state, cache);
@@ -128,5 +128,11 @@ public record Settings(
 
     public String kafkaBootstrap() {
         return "127.0.0.1:" + kafkaPort;
+    }
+
+    /** A variable's value, or {@code fallback} when it is unset or empty (as the shell's {@code ${VAR:-fallback}}). */
+    static String orDefault(Map<String, String> env, String name, String fallback) {
+        String v = env.get(name);
+        return v == null || v.isEmpty() ? fallback : v;
     }
 }

@@ -26,7 +26,7 @@ final class TestTools {
         if (missing.isEmpty()) {
             return;
         }
-        boolean root = "root".equals(System.getProperty("user.name"));
+        boolean root = uid() == 0;
         if (!root || !Supervisor.onPath("apt-get")) {
             Console.say("not on PATH: " + String.join(" ", missing) + " (Debian: apt-get install "
                     + String.join(" ", missing) + "); the tests that use them will fail");
@@ -46,5 +46,19 @@ final class TestTools {
                 Console.say("could not install " + pkg + "; the tests that use it will fail");
             }
         }
+    }
+
+    /** This process's real user id (from {@code /proc/self/status}, as {@code id -u} gives it); -1 when unknown. */
+    static long uid() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (line.startsWith("Uid:")) {
+                    return Long.parseLong(line.substring(4).trim().split("\\s+")[0]);
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux, or unreadable: treated as not root, so tools are installed with sudo
+        }
+        return -1;
     }
 }

@@ -1,6 +1,7 @@
 package io.tributary.services;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.ServerSocket;
 import java.net.URI;
@@ -49,7 +50,8 @@ class ServicesITCase {
     private void newServices() throws Exception {
         List<Integer> p = freePorts(6);
         Map<String, String> env = new HashMap<>(System.getenv());
-        env.keySet().removeIf(k -> k.startsWith("TRIBUTARY_"));
+        // its own ports and state, the same download cache as everything else
+        env.keySet().removeIf(k -> k.startsWith("TRIBUTARY_") && !k.equals("TRIBUTARY_CACHE_DIR"));
         env.put("TRIBUTARY_CLICKHOUSE_PORT", p.get(0).toString());
         env.put("TRIBUTARY_CLICKHOUSE_TCP_PORT", p.get(1).toString());
         env.put("TRIBUTARY_KAFKA_PORT", p.get(2).toString());
@@ -110,6 +112,19 @@ class ServicesITCase {
 
         assertThat(services.run(List.of("reset", "clickhouse"))).isZero();
         assertThat(settings.dir("clickhouse")).doesNotExist();
+    }
+
+    @Test
+    void aStartThatFailsStopsWhatItHadStarted() throws Exception {
+        newServices();
+        // ClickHouse starts, then Kafka cannot: its port is taken. The caller never learns what this
+        // start started (it failed), so the start itself must stop the ClickHouse it left running.
+        try (ServerSocket taken = new ServerSocket(settings.kafkaPort(), 1, java.net.InetAddress.getLoopbackAddress())) {
+            assertThatThrownBy(() -> services.run(List.of("start")))
+                    .isInstanceOf(ServiceException.class).hasMessageContaining("TRIBUTARY_KAFKA_PORT");
+        }
+        assertThat(new ClickHouse(settings).pid(true)).as("the ClickHouse the failed start had started").isEmpty();
+        assertThat(Supervisor.portOpen(settings.clickHousePort())).isFalse();
     }
 
     @Test

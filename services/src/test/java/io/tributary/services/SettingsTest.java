@@ -45,6 +45,18 @@ class SettingsTest {
     }
 
     @Test
+    void anEmptyVariableIsAnUnsetOne() throws Exception {
+        // as the shell's ${VAR:-default} read them before
+        Settings s = Settings.from(env("TRIBUTARY_KAFKA_PARTITIONS", "", "TRIBUTARY_CLICKHOUSE_MAX_MEMORY", "",
+                "TRIBUTARY_KAFKA_HEAP", "", "XDG_CACHE_HOME", "", "TRIBUTARY_CLICKHOUSE_PORT", ""), tmp);
+        assertThat(s.kafkaPartitions()).isEqualTo(4);
+        assertThat(s.clickHouseMaxMemory()).isEqualTo(4294967296L);
+        assertThat(s.kafkaHeap()).isEqualTo("512m");
+        assertThat(s.clickHousePort()).isEqualTo(8123);
+        assertThat(s.cacheDir()).isEqualTo(tmp.resolve("home/.cache/tributary").toRealPath());
+    }
+
+    @Test
     void theTestPortsDeriveTheSecureListenersOfTheSharedServices() {
         Settings s = Settings.from(env("TRIBUTARY_CLICKHOUSE_PORT", "18123", "TRIBUTARY_KAFKA_PORT", "19092",
                 "TRIBUTARY_KAFKA_CONTROLLER_PORT", "19093", "TRIBUTARY_STATE_DIR", tmp.resolve("s").toString(),

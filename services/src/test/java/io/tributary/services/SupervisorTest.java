@@ -29,10 +29,6 @@ class SupervisorTest {
         Supervisor.writePid(pidFile, pid);
         try {
             assertThat(Supervisor.pid(pidFile, marker, true)).contains(pid);
-            // detached: a session of its own, so a terminal's Ctrl-C does not reach it
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            assertThat(Long.parseLong(fields[3])).as("session id").isEqualTo(pid);
             Supervisor.awaitHealthy("x", pid, pidFile, log, Duration.ofSeconds(10), () -> {
                 try {
                     return Files.readString(log).contains("started");
@@ -40,6 +36,11 @@ class SupervisorTest {
                     return false;
                 }
             });
+            // detached: a session of its own, so a terminal's Ctrl-C does not reach it (read once the
+            // program runs: until setsid(1) has called setsid(2), the child is still in the JVM's session)
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            assertThat(Long.parseLong(fields[3])).as("session id").isEqualTo(pid);
             assertThat(Supervisor.rss(pid)).matches("[0-9]+ MiB");
         } finally {
             Supervisor.stop("x", pidFile, marker, Duration.ofSeconds(5));

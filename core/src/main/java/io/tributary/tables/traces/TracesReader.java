@@ -17,7 +17,7 @@ import io.tributary.tables.WireValues;
  * repeated occurrences of singular fields (the last value wins, messages merge), unknown fields,
  * invalid UTF-8 and errors are treated as protobuf-java treats them, so the rows are the bytes an
  * object path over protobuf-java messages writes (the differential tests hold it to one, the test
- * oracle {@code io.tributary.oracle.OracleTraces}). Not thread-safe: one per task.
+ * oracle {@code io.tributary.testing.oracle.OracleTraces}). Not thread-safe: one per task.
  */
 public final class TracesReader {
 

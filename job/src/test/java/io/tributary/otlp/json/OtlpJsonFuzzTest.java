@@ -8,8 +8,6 @@ import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.tributary.oracle.OracleLogs;
-import io.tributary.oracle.OracleTraces;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.OtlpDecoder;
 import io.tributary.otlp.Signal;
@@ -20,6 +18,8 @@ import io.tributary.tables.RecordRows;
 import io.tributary.tables.RecordTranscoder;
 import io.tributary.tables.TableLayouts;
 import io.tributary.testing.Fuzzing;
+import io.tributary.testing.oracle.OracleLogs;
+import io.tributary.testing.oracle.OracleTraces;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

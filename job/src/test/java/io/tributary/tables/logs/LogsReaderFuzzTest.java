@@ -2,9 +2,6 @@ package io.tributary.tables.logs;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
-import io.tributary.oracle.Differential;
-import io.tributary.oracle.Documented;
-import io.tributary.oracle.OracleLogs;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.OtlpDecoder;
 import io.tributary.schema.SchemaFlavor;
@@ -12,6 +9,9 @@ import io.tributary.tables.OtelTable;
 import io.tributary.tables.RecordRows;
 import io.tributary.tables.TableLayouts;
 import io.tributary.testing.Fuzzing;
+import io.tributary.testing.oracle.Differential;
+import io.tributary.testing.oracle.Documented;
+import io.tributary.testing.oracle.OracleLogs;
 
 /**
  * Coverage-guided fuzzing of {@link LogsReader} against its oracle (protobuf-java parsing, then

@@ -1,7 +1,7 @@
 package io.tributary.udf.it;
 
 import io.tributary.clickhouse.ClickHouseClient;
-import io.tributary.it.RealServices;
+import io.tributary.testing.RealServices;
 
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -209,8 +209,8 @@ class ClickHouseDialectITCase {
 
     @Test
     void theScriptsJdbcUrlSpeaksMutualTlsWithTheJobsCertificates(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
-        io.tributary.it.TlsFiles files = io.tributary.it.TlsFiles.make(dir.resolve("tls"));
-        try (io.tributary.it.Socat mtls = new io.tributary.it.Socat(files.serverCert, files.serverKey, files.ca,
+        io.tributary.testing.TlsFiles files = io.tributary.testing.TlsFiles.make(dir.resolve("tls"));
+        try (io.tributary.testing.Socat mtls = new io.tributary.testing.Socat(files.serverCert, files.serverKey, files.ca,
                 java.net.URI.create(RealServices.clickHouseUrl()).getPort())) {
             String jdbc = io.tributary.sql.SqlRunner.jdbcUrl(io.tributary.config.TributaryConfig.fromArgs(new String[] {
                 "--clickhouse.url", mtls.url("localhost"), "--clickhouse.database", DB,

@@ -13,9 +13,9 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.it.RealServices;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.api.common.JobID;

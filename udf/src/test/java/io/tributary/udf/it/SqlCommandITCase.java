@@ -2,9 +2,9 @@ package io.tributary.udf.it;
 
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.it.JobProcess;
-import io.tributary.it.RealServices;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.JobProcess;
+import io.tributary.testing.RealServices;
 import io.tributary.tools.loadgen.LoadShape;
 import io.tributary.topology.SchemaManager;
 

@@ -10,8 +10,8 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.it.RealServices;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.runtime.testutils.InMemoryReporter;

@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.testing;
 
 import java.io.File;
 import java.lang.management.ManagementFactory;
@@ -28,7 +28,7 @@ public final class JobProcess implements AutoCloseable {
     }
 
     /** Starts {@code io.tributary.tools.cli.Tributary} with {@code args} (e.g. {@code run --key value ...}). */
-    static JobProcess start(String name, List<String> args) throws Exception {
+    public static JobProcess start(String name, List<String> args) throws Exception {
         return start(name, "io.tributary.tools.cli.Tributary", List.of(), args);
     }
 
@@ -63,7 +63,7 @@ public final class JobProcess implements AutoCloseable {
     }
 
     /** SIGKILL: no flush, no goodbye. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor();
     }
 
@@ -77,7 +77,7 @@ public final class JobProcess implements AutoCloseable {
     }
 
     /** Waits until the log contains {@code text}; false on timeout or when the process ended first. */
-    boolean awaitLog(String text, long seconds) throws Exception {
+    public boolean awaitLog(String text, long seconds) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
             if (log().contains(text)) {

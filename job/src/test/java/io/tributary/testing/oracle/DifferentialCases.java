@@ -1,9 +1,10 @@
-package io.tributary.oracle;
+package io.tributary.testing.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Message;
 import io.tributary.schema.SchemaFlavor;
+import io.tributary.testing.oracle.Differential;
 import io.tributary.tools.loadgen.LoadShape;
 
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.testing;
 
 import io.tributary.services.Certificates;
 import java.io.IOException;

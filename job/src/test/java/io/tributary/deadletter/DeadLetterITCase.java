@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.deadletter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,6 +17,7 @@ import io.tributary.config.TributaryConfig;
 import io.tributary.deadletter.DeadLetterSerializer;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -1,4 +1,4 @@
-package io.tributary.oracle;
+package io.tributary.testing.oracle;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;

@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.oracle.RandomOtlp;
 import io.tributary.schema.Placement;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.oracle.RandomOtlp;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.clickhouse.body;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import io.tributary.clickhouse.body.BodyWriter;
 import io.tributary.clickhouse.body.Compression;
 import io.tributary.clickhouse.body.SegmentPool;
 import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.testing.RealServices;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

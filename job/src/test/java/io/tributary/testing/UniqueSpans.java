@@ -1,4 +1,6 @@
-package io.tributary.it;
+package io.tributary.testing;
+
+import io.tributary.testing.RealServices;
 
 import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -26,9 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Spans with unique ids (1, 2, 3, ... in the span id's low bytes), produced at a steady rate: what
  * the delivery tests count in ClickHouse ({@code uniqExact(SpanId)} against {@code count()}).
  */
-final class UniqueSpans {
+public final class UniqueSpans {
 
-    static final int PER_RECORD = 100;
+    public static final int PER_RECORD = 100;
 
     private UniqueSpans() {}
 
@@ -37,7 +39,7 @@ final class UniqueSpans {
      * rate} spans/s until {@code total} spans are sent or {@code stop} is set, then waits for every
      * acknowledgement; {@code acked} counts the acknowledged spans as they come.
      */
-    static void produce(String topic, int partitions, long total, int rate, AtomicBoolean stop, AtomicLong acked) {
+    public static void produce(String topic, int partitions, long total, int rate, AtomicBoolean stop, AtomicLong acked) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, RealServices.kafkaBootstrap());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -74,7 +76,7 @@ final class UniqueSpans {
     }
 
     /** One record: spans {@code first + 1 .. first + PER_RECORD}. */
-    static ExportTraceServiceRequest spans(long first) {
+    public static ExportTraceServiceRequest spans(long first) {
         ScopeSpans.Builder ss = ScopeSpans.newBuilder();
         long now = System.currentTimeMillis() * 1_000_000L;
         for (int i = 0; i < PER_RECORD; i++) {

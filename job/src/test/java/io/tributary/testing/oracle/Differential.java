@@ -1,4 +1,4 @@
-package io.tributary.oracle;
+package io.tributary.testing.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

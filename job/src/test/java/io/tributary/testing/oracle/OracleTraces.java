@@ -1,4 +1,4 @@
-package io.tributary.oracle;
+package io.tributary.testing.oracle;
 
 import static io.tributary.schema.Columns.attributes;
 import static io.tributary.schema.Columns.dateTime64Nanos;

@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,10 +17,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * connections, answers 500, forwards slowly, drops connections mid-request, or holds requests open
  * without answering. The server behind it stays real.
  */
-final class FaultProxy implements AutoCloseable {
+public final class FaultProxy implements AutoCloseable {
 
     /** How the proxy treats new connections. */
-    enum Mode {
+    public enum Mode {
         /** Forward everything. */
         PASS,
         /** Nothing listens: connections are refused (the server is down). */
@@ -50,7 +50,7 @@ final class FaultProxy implements AutoCloseable {
     private volatile ServerSocket server;
     private volatile boolean closed;
 
-    FaultProxy(String targetHost, int targetPort) throws IOException {
+    public FaultProxy(String targetHost, int targetPort) throws IOException {
         this.target = new InetSocketAddress(targetHost, targetPort);
         ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.port = s.getLocalPort();
@@ -58,16 +58,16 @@ final class FaultProxy implements AutoCloseable {
     }
 
     /** The proxy's URL, in place of ClickHouse's. */
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + port;
     }
 
-    long connections() {
+    public long connections() {
         return connections.get();
     }
 
     /** Switches mode; connections already open keep flowing except for REFUSE, STALL and RESET, which cut them. */
-    synchronized void mode(Mode m) throws IOException {
+    public synchronized void mode(Mode m) throws IOException {
         Mode old = mode;
         mode = m;
         if (m == Mode.REFUSE && server != null) {

@@ -1,6 +1,7 @@
-package io.tributary.oracle;
+package io.tributary.testing.oracle;
 
 import io.tributary.testing.Fuzzing;
+import io.tributary.testing.oracle.Differential;
 
 /** A wire path held to its documented refusals: any other throwable fails the test, as a finding. */
 public final class Documented {

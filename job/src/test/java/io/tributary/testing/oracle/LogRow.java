@@ -1,4 +1,4 @@
-package io.tributary.oracle;
+package io.tributary.testing.oracle;
 
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.tributary.tables.AnyValues;

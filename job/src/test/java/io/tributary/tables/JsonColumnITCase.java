@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.tables;
 
 import static io.tributary.testing.Otlp.arr;
 import static io.tributary.testing.Otlp.b;
@@ -17,6 +17,7 @@ import io.tributary.clickhouse.body.Compression;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.tables.AnyValues;
 import io.tributary.tables.Attributes;
+import io.tributary.testing.RealServices;
 
 import org.junit.jupiter.api.Test;
 

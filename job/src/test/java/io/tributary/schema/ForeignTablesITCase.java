@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,8 +12,11 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
+import io.tributary.it.ExactlyOnceChangesITCase;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.JobProcess;
+import io.tributary.testing.RealServices;
 import io.tributary.tools.loadgen.LoadShape;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;

@@ -1,4 +1,4 @@
-package io.tributary.oracle;
+package io.tributary.testing.oracle;
 
 import io.tributary.tables.Attributes;
 import io.tributary.tables.Hex;

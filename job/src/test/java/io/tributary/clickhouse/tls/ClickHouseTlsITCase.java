@@ -1,12 +1,16 @@
-package io.tributary.it;
+package io.tributary.clickhouse.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
-import io.tributary.oracle.RandomOtlp;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.Socat;
+import io.tributary.testing.TlsFiles;
+import io.tributary.testing.UniqueSpans;
+import io.tributary.testing.oracle.RandomOtlp;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

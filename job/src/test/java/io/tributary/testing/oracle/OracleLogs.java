@@ -1,4 +1,4 @@
-package io.tributary.oracle;
+package io.tributary.testing.oracle;
 
 import static io.tributary.schema.Columns.attributes;
 import static io.tributary.schema.Columns.dateTime64Nanos;
@@ -16,6 +16,7 @@ import io.tributary.schema.SchemaFlavor;
 import io.tributary.schema.TableLayout;
 import io.tributary.schema.TableSchema;
 import io.tributary.tables.Attributes;
+import io.tributary.testing.oracle.LogRow;
 
 import java.util.List;
 

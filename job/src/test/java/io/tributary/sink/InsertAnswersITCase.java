@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.sink;
 
 import static io.tributary.testing.Otlp.kv;
 import static io.tributary.testing.Otlp.str;
@@ -19,6 +19,7 @@ import io.tributary.clickhouse.body.Compression;
 import io.tributary.config.TributaryConfig;
 import io.tributary.deadletter.DeadLetterSerializer;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.testing;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

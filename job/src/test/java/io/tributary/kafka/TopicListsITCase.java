@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,6 +17,7 @@ import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.deadletter.DeadLetterSerializer;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.decode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,11 +32,13 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.deadletter.DeadLetterSerializer;
-import io.tributary.oracle.RandomOtlp;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.TableEngine;
 import io.tributary.tables.OtelTable;
 import io.tributary.tables.OversizedRecordException;
+import io.tributary.testing.JobProcess;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.oracle.RandomOtlp;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

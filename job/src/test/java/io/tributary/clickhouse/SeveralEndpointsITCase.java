@@ -1,10 +1,13 @@
-package io.tributary.it;
+package io.tributary.clickhouse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.FaultProxy;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.UniqueSpans;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
 

@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.testing;
 
 import io.tributary.sink.ClickHouseSink;
 import io.tributary.sink.SealedBatch;
@@ -23,11 +23,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * chooses. Works in-process (MiniCluster), where the command counter is shared. Keeps the real
  * sink's shape: with exactly-once delivery it has the real committer too.
  */
-class FailOnCommandSink implements Sink<EncodedRows> {
+public class FailOnCommandSink implements Sink<EncodedRows> {
     private static final long serialVersionUID = 1L;
 
     /** Failures still to inject; each write that sees a positive value takes one and throws. */
-    static final AtomicInteger FAILURES = new AtomicInteger();
+    public static final AtomicInteger FAILURES = new AtomicInteger();
 
     final ClickHouseSink delegate;
 
@@ -36,7 +36,7 @@ class FailOnCommandSink implements Sink<EncodedRows> {
     }
 
     /** The real sink, failing on command. */
-    static Sink<EncodedRows> wrap(ClickHouseSink delegate) {
+    public static Sink<EncodedRows> wrap(ClickHouseSink delegate) {
         return delegate instanceof ClickHouseSink.ExactlyOnce ? new WithCommitter(delegate) : new FailOnCommandSink(delegate);
     }
 

@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.secret;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
+import io.tributary.kafka.KafkaSecurityITCase;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.FaultProxy;
+import io.tributary.testing.JobProcess;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.Socat;
+import io.tributary.testing.TlsFiles;
+import io.tributary.testing.UniqueSpans;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.kafka.clients.admin.Admin;

@@ -1,4 +1,4 @@
-package io.tributary.it;
+package io.tributary.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,8 +6,10 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.deadletter.DeadLetterSerializer;
-import io.tributary.oracle.RandomOtlp;
 import io.tributary.schema.TableEngine;
+import io.tributary.testing.RealServices;
+import io.tributary.testing.TlsFiles;
+import io.tributary.testing.oracle.RandomOtlp;
 import io.tributary.topology.SchemaManager;
 
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -36,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  * it reads and dead-letters there, writes what it writes over PLAINTEXT, and a wrong password, a
  * missing client certificate or a wrong CA fails at start naming the setting.
  */
-class KafkaSecurityITCase {
+public class KafkaSecurityITCase {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = RealServices.miniCluster(2);
@@ -229,7 +231,7 @@ class KafkaSecurityITCase {
      * for {@code client} with {@code secret}, signed RS256 with the key whose JWKS the broker
      * checks them against; 401 for anything else.
      */
-    static com.sun.net.httpserver.HttpServer issuer(String client, String secret) throws Exception {
+    public static com.sun.net.httpserver.HttpServer issuer(String client, String secret) throws Exception {
         java.security.PrivateKey key = io.tributary.clickhouse.tls.Pem.privateKey(Path.of(RealServices.kafkaSecure("oauth_key")),
                 "oauth key", null, "oauth-password-file");
         com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
