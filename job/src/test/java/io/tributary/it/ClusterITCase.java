@@ -338,6 +338,7 @@ class ClusterITCase {
                 "source bin/lib/services.sh && source bin/lib/cluster.sh && " + command);
         pb.directory(root);
         pb.environment().put("ROOT", root.getPath());
+        pb.environment().putAll(RealServices.servicesSettings());
         pb.environment().put("TRIBUTARY_FLINK_REST_PORT", Integer.toString(REST_PORT));
         pb.environment().put("TRIBUTARY_FLINK_RPC_PORT", "16123");
         pb.environment().put("TRIBUTARY_FLINK_PROMETHEUS_JM_PORT", Integer.toString(PROMETHEUS_JM));

@@ -131,7 +131,7 @@ class FaultToleranceITCase {
                 TributaryConfig.fromArgs(args.subList(1, args.size()).toArray(new String[0])), TableEngine.MERGE_TREE, null);
         JobProcess[] job = {JobProcess.start("fault-kill-1-" + delivery.id(), args)};
         try (FaultProxy proxied = slow) {
-            Outcome o = measure("job process killed (kill -9) and run again", delivery, topic, db, 40, RATE, proxied, (proxy, t0) -> {
+            Outcome o = measure("job process killed (kill -9) and run again", delivery, topic, db, 30, RATE, proxied, (proxy, t0) -> {
                 // Killed a few seconds after its first completed checkpoint, so that there is one to
                 // resume from however long this machine takes to start a job.
                 awaitCompletedCheckpoint(checkpoints, 90);
@@ -154,7 +154,7 @@ class FaultToleranceITCase {
     @ParameterizedTest
     @EnumSource(Delivery.class)
     void clickHouseUnavailableFor60Seconds(Delivery delivery) throws Exception {
-        Outcome o = inProcess("ClickHouse unavailable 60 s (connections refused)", delivery, 80, (proxy, t0) -> {
+        Outcome o = inProcess("ClickHouse unavailable 60 s (connections refused)", delivery, 74, (proxy, t0) -> {
             Thread.sleep(5_000 + random.nextInt(3_000));
             proxy.mode(FaultProxy.Mode.REFUSE);
             Thread.sleep(60_000);
@@ -167,7 +167,7 @@ class FaultToleranceITCase {
     @ParameterizedTest
     @EnumSource(Delivery.class)
     void clickHouseAnswering500SlowAndDroppingConnections(Delivery delivery) throws Exception {
-        Outcome o = inProcess("ClickHouse 5xx 10 s, slow 10 s, connections reset 10 s", delivery, 45, (proxy, t0) -> {
+        Outcome o = inProcess("ClickHouse 5xx 10 s, slow 10 s, connections reset 10 s", delivery, 40, (proxy, t0) -> {
             Thread.sleep(4_000 + random.nextInt(2_000));
             proxy.mode(FaultProxy.Mode.ERROR_500);
             Thread.sleep(10_000);
@@ -185,7 +185,7 @@ class FaultToleranceITCase {
     @EnumSource(Delivery.class)
     void aProxyAnswering200ForClickHouseFor10Seconds(Delivery delivery) throws Exception {
         // a 200 without ClickHouse's summary stores nothing: taken for a success, its rows were lost
-        Outcome o = inProcess("a proxy answers 200 for ClickHouse 10 s", delivery, 30, (proxy, t0) -> {
+        Outcome o = inProcess("a proxy answers 200 for ClickHouse 10 s", delivery, 24, (proxy, t0) -> {
             Thread.sleep(4_000 + random.nextInt(2_000));
             proxy.mode(FaultProxy.Mode.FAKE_OK);
             Thread.sleep(10_000);
@@ -237,7 +237,7 @@ class FaultToleranceITCase {
     void kafkaBrokerRestarted(Delivery delivery) throws Exception {
         // the broker the test command started, and no other (not a developer's demo broker)
         assertThat(services("kafka-bootstrap", null)).isEqualTo(RealServices.kafkaBootstrap());
-        Outcome o = inProcess("Kafka broker restarted", delivery, 45, (proxy, t0) -> {
+        Outcome o = inProcess("Kafka broker restarted", delivery, 32, (proxy, t0) -> {
             Thread.sleep(5_000 + random.nextInt(3_000));
             try {
                 services("stop", "kafka");
@@ -441,6 +441,7 @@ class FaultToleranceITCase {
                 + (name == null ? "services_kafka_bootstrap" : "services_main " + command + " " + name));
         pb.directory(root);
         pb.environment().put("ROOT", root.getPath());
+        pb.environment().putAll(RealServices.servicesSettings());
         pb.redirectErrorStream(true);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -2,6 +2,7 @@ package io.tributary.testing;
 
 import io.tributary.clickhouse.ClickHouseClient;
 import io.tributary.clickhouse.ClickHouseEndpoint;
+import io.tributary.services.TestServices;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -26,18 +27,20 @@ import java.util.UUID;
 
 /**
  * The real Kafka broker and ClickHouse server the integration tests run against, started by
- * {@code bin/tributary test} (which passes their addresses as system properties).
+ * {@code bin/tributary test} (which passes their addresses as system properties), or, for a test
+ * run without it (an IDE, {@code mvn verify} alone), by the services program on first use ({@link
+ * TestServices}: the same ports and state directory; stopped at exit if this JVM started them).
  */
 public final class RealServices {
 
     private RealServices() {}
 
     public static String clickHouseUrl() {
-        return required("tributary.clickhouse.url");
+        return required("tributary.clickhouse.url", "TRIBUTARY_TEST_CLICKHOUSE_URL");
     }
 
     public static String kafkaBootstrap() {
-        return required("tributary.kafka.bootstrap");
+        return required("tributary.kafka.bootstrap", "TRIBUTARY_TEST_KAFKA_BOOTSTRAP");
     }
 
     /**
@@ -51,20 +54,26 @@ public final class RealServices {
                 + (what.endsWith("ssl") ? "_BOOTSTRAP" : "");
         String v = System.getenv(env);
         if (v == null || v.isBlank()) {
-            throw new IllegalStateException(env + " is not set: run the integration tests with `bin/tributary test`,"
-                    + " whose Kafka has SASL_SSL and SSL listeners (it needs openssl)");
+            v = TestServices.addresses().get(env);
+        }
+        if (v == null || v.isBlank()) {
+            throw new IllegalStateException(env + " is not set: the test Kafka has no SASL_SSL and SSL listeners"
+                    + " (they need openssl: bin/tributary test installs it)");
         }
         return v;
     }
 
-    private static String required(String key) {
+    private static String required(String key, String env) {
         String v = System.getProperty(key);
         if (v == null || v.isBlank() || v.startsWith("${")) {
-            throw new IllegalStateException(
-                    key + " is not set: run the integration tests with `bin/tributary test`, which starts"
-                            + " Kafka and ClickHouse and passes their addresses");
+            v = TestServices.addresses().get(env);
         }
         return v;
+    }
+
+    /** The settings that point {@code bin/lib/services.sh} at these services, for a test that runs it. */
+    public static java.util.Map<String, String> servicesSettings() {
+        return TestServices.settings();
     }
 
     public static ClickHouseClient clickHouse() throws Exception {

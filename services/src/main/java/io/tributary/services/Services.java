@@ -181,10 +181,22 @@ public final class Services {
     }
 
     private int start(List<String> names, boolean asEnv) {
-        Settings s = settings();
         if (asEnv) {
             Console.out = System.err;
         }
+        Map<String, String> exports = start(names);
+        if (asEnv) {
+            System.out.print(shellExports(exports));
+        }
+        return 0;
+    }
+
+    /**
+     * Starts the services not running yet and returns what the tests read of them: the {@code
+     * TRIBUTARY_TEST_*} addresses, and {@code TRIBUTARY_STARTED}, the ones this call started.
+     */
+    Map<String, String> start(List<String> names) {
+        Settings s = settings();
         List<String> started = new ArrayList<>();
         // What this call started is stopped again when a later service fails to start, and when the
         // call is interrupted (Ctrl-C during a first download): the caller only learns what to stop
@@ -225,19 +237,16 @@ public final class Services {
                 // the hook runs (or ran) already
             }
         }
-        if (asEnv) {
-            Map<String, String> exports = new LinkedHashMap<>();
-            exports.put("TRIBUTARY_STARTED", String.join(" ", started));
-            if (names.contains(ClickHouse.NAME)) {
-                exports.put("TRIBUTARY_TEST_CLICKHOUSE_URL", s.clickHouseUrl());
-            }
-            if (names.contains(Kafka.NAME)) {
-                exports.put("TRIBUTARY_TEST_KAFKA_BOOTSTRAP", s.kafkaBootstrap());
-                exports.putAll(new Kafka(s).secureEnvironment());
-            }
-            System.out.print(shellExports(exports));
+        Map<String, String> exports = new LinkedHashMap<>();
+        exports.put("TRIBUTARY_STARTED", String.join(" ", started));
+        if (names.contains(ClickHouse.NAME)) {
+            exports.put("TRIBUTARY_TEST_CLICKHOUSE_URL", s.clickHouseUrl());
         }
-        return 0;
+        if (names.contains(Kafka.NAME)) {
+            exports.put("TRIBUTARY_TEST_KAFKA_BOOTSTRAP", s.kafkaBootstrap());
+            exports.putAll(new Kafka(s).secureEnvironment());
+        }
+        return exports;
     }
 
     /** {@code export NAME='value'} lines, each value single-quoted for a POSIX shell. */

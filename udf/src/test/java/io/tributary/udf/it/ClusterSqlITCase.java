@@ -112,6 +112,7 @@ class ClusterSqlITCase {
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", "source bin/lib/services.sh && source bin/lib/cluster.sh && " + command);
         pb.directory(root);
         pb.environment().put("ROOT", root.getPath());
+        pb.environment().putAll(RealServices.servicesSettings());
         pb.environment().put("TRIBUTARY_FLINK_REST_PORT", Integer.toString(REST_PORT));
         pb.environment().put("TRIBUTARY_FLINK_RPC_PORT", "16323");
         pb.environment().put("TRIBUTARY_FLINK_PROMETHEUS_JM_PORT", "19349");
