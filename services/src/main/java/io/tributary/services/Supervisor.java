@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -118,10 +119,30 @@ final class Supervisor {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putAll(environment);
+        long pid;
         try {
-            return pb.start().pid();
+            pid = pb.start().pid();
         } catch (IOException e) {
             throw new ServiceException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
+        }
+        awaitExec(pid, command);
+        return pid;
+    }
+
+    /**
+     * Waits (a few seconds at most) until {@code pid} runs {@code command} itself: until then its
+     * command line is still that of the launcher ({@code setsid}, or the JVM's helper), which has
+     * neither the marker that tells the service's process apart nor its own session yet.
+     */
+    private static void awaitExec(long pid, List<String> command) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline && alive(pid) && !commandLine(pid).equals(command)) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
