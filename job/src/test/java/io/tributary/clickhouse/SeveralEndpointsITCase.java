@@ -94,8 +94,12 @@ class SeveralEndpointsITCase {
                 assertThat(counter(job.getJobID(), labelB, "requests")).isPositive();
                 assertThat(RealServices.metrics(REPORTER, job.getJobID(), "<endpoint>", null, "insertRetries"))
                         .as("the sink's retry counter, registered").isNotEmpty();
+                // A batch sent to the endpoint before it was killed and cut off mid-answer may have been
+                // stored: it counts as a retry, one per sink subtask (two here) at most.
+                // Every batch the killed endpoint refused went to the other one at once, unretried.
                 assertThat(counter(job.getJobID(), null, "insertRetries"))
-                        .as("each batch went to the other endpoint at once, not retried later").isZero();
+                        .as("each batch went to the other endpoint at once; only batches cut off in flight retried")
+                        .isLessThanOrEqualTo(2);
 
                 // once its backoff is over, the revived endpoint takes INSERTs again and is healthy
                 long before = counter(job.getJobID(), labelA, "requests");
