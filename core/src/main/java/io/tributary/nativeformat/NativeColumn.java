@@ -1,0 +1,776 @@
+package io.tributary.nativeformat;
+
+import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.schema.ChType;
+
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * One column of a Native block, for one ClickHouse type, both ways: it takes values in their
+ * RowBinary encoding ({@link #read}) and writes them as the column Native wants ({@link
+ * #writePrefix}, {@link #writeData}); and, to split a refused batch, it reads a Native column
+ * ({@link #readPrefix}, {@link #readData}) and gives its values back one by one in RowBinary
+ * ({@link #next}). An instance does one or the other.
+ *
+ * <p>The encodings are ClickHouse's own (https://clickhouse.com/docs/interfaces/formats/Native;
+ * the column layouts are those of its {@code ISerialization} bulk methods): fixed-width values
+ * back to back; strings as LEB128 length and bytes; {@code Nullable} as a byte map of nulls and
+ * then the nested column with defaults in the null rows; {@code Array} as UInt64 end offsets and
+ * then the elements as one column; {@code Map(K, V)} as {@code Array(Tuple(K, V))}: offsets, then
+ * every key, then every value; {@code LowCardinality(String)} as a dictionary: a UInt64 version
+ * (1) in the column's prefix, which comes before any data of an enclosing Array or Map, then the
+ * index width and flags, the keys (the default, {@code ''}, first) and one index per row. A
+ * {@code LowCardinality} of anything but {@code String} is sent as its inner type, which the
+ * server converts ({@code input_format_native_allow_types_conversion}, on by default).
+ */
+abstract class NativeColumn {
+
+    /** Reads one RowBinary value at {@code p} and adds it; returns where the value ends. */
+    abstract int read(byte[] b, int p);
+
+    /** Adds the type's default value (what a null row holds in a Nullable's nested column). */
+    abstract void addDefault();
+
+    /** The type as the block header declares it. */
+    abstract String type();
+
+    /** The bytes the column's serialization state puts before the data. */
+    void writePrefix(ByteSink out) {}
+
+    /** The column's data, every value added since {@link #clear}. */
+    abstract void writeData(ByteSink out);
+
+    /** Bytes held. */
+    abstract long bytes();
+
+    /** Forgets every value, keeping the buffers. */
+    abstract void clear();
+
+    /** Reads the prefix written by {@link #writePrefix}; returns where it ends. */
+    int readPrefix(byte[] b, int p) {
+        return p;
+    }
+
+    /** Reads {@code n} values of Native data at {@code p}; returns where they end. */
+    abstract int readData(byte[] b, int p, int n);
+
+    /** Writes the next value read by {@link #readData} in RowBinary. */
+    abstract void next(RowBinaryWriter out);
+
+    /** Passes the next value by (a null row's default in a Nullable's nested column). */
+    void skip() {
+        RowBinaryWriter scratch = SCRATCH.get();
+        next(scratch);
+        scratch.reset();
+    }
+
+    private static final ThreadLocal<RowBinaryWriter> SCRATCH = ThreadLocal.withInitial(() -> new RowBinaryWriter(64));
+
+    /** Fixed-width types by name: their bytes per value. */
+    private static final Map<String, Integer> WIDTHS = Map.ofEntries(
+            Map.entry("UInt8", 1), Map.entry("Int8", 1), Map.entry("Bool", 1), Map.entry("Enum8", 1),
+            Map.entry("UInt16", 2), Map.entry("Int16", 2), Map.entry("Date", 2), Map.entry("Enum16", 2),
+            Map.entry("UInt32", 4), Map.entry("Int32", 4), Map.entry("Float32", 4), Map.entry("DateTime", 4),
+            Map.entry("Date32", 4), Map.entry("IPv4", 4), Map.entry("Decimal32", 4),
+            Map.entry("UInt64", 8), Map.entry("Int64", 8), Map.entry("Float64", 8), Map.entry("DateTime64", 8),
+            Map.entry("Decimal64", 8),
+            Map.entry("UInt128", 16), Map.entry("Int128", 16), Map.entry("UUID", 16), Map.entry("IPv6", 16),
+            Map.entry("Decimal128", 16),
+            Map.entry("UInt256", 32), Map.entry("Int256", 32), Map.entry("Decimal256", 32));
+
+    /** The column for {@code t}, or null when this encoder does not know the type (JSON, Tuple, Variant...). */
+    static NativeColumn of(ChType t) {
+        if (t.isLiteral()) {
+            return null;
+        }
+        switch (t.name()) {
+            case "String":
+                return t.args().isEmpty() ? new StringColumn() : null;
+            case "FixedString":
+                return t.args().size() == 1 && t.arg(0).isLiteral() && t.arg(0).name().matches("[0-9]{1,6}")
+                        ? new FixedColumn(t.toString(), Integer.parseInt(t.arg(0).name())) : null;
+            case "Decimal": {
+                if (t.args().isEmpty() || !t.arg(0).name().matches("[0-9]{1,2}")) {
+                    return null;
+                }
+                int precision = Integer.parseInt(t.arg(0).name());
+                return new FixedColumn(t.toString(), precision <= 9 ? 4 : precision <= 18 ? 8 : precision <= 38 ? 16 : 32);
+            }
+            case "Nullable": {
+                NativeColumn inner = t.args().size() == 1 ? of(t.arg(0)) : null;
+                return inner == null ? null : new NullableColumn(inner);
+            }
+            case "Array": {
+                NativeColumn inner = t.args().size() == 1 ? of(t.arg(0)) : null;
+                return inner == null ? null : new ArrayColumn(inner);
+            }
+            case "Map": {
+                if (t.args().size() != 2) {
+                    return null;
+                }
+                NativeColumn k = of(t.arg(0));
+                NativeColumn v = of(t.arg(1));
+                return k == null || v == null ? null : new MapColumn(k, v);
+            }
+            case "LowCardinality": {
+                if (t.args().size() != 1) {
+                    return null;
+                }
+                if (t.arg(0).is("String") && t.arg(0).args().isEmpty()) {
+                    return new LowCardinalityColumn();
+                }
+                return of(t.arg(0)); // same bytes in RowBinary; the server converts
+            }
+            default: {
+                Integer w = WIDTHS.get(t.name());
+                return w == null ? null : new FixedColumn(t.toString(), w);
+            }
+        }
+    }
+
+    // -------------------------------------------------------------------------------------------
+
+    /** Reads a LEB128 value at {@code p} into {@code at[0]} ... kept inline in the callers for speed. */
+    static int varintEnd(byte[] b, int p) {
+        while (b[p] < 0) {
+            p++;
+        }
+        return p + 1;
+    }
+
+    /** A String's length at {@code p} (its LEB128 prefix; at most 31 bits are taken). */
+    static int varint(byte[] b, int p) {
+        int v = 0;
+        int shift = 0;
+        byte x;
+        do {
+            x = b[p++];
+            if (shift > 28) {
+                throw new IllegalStateException("a length of more than 2^31 in RowBinary");
+            }
+            v |= (x & 0x7F) << shift;
+            shift += 7;
+        } while (x < 0);
+        if (v < 0) {
+            throw new IllegalStateException("a length of more than 2^31 in RowBinary");
+        }
+        return v;
+    }
+
+    static void writeLong(ByteSink out, long v) {
+        byte[] b = new byte[8];
+        for (int i = 0; i < 8; i++) {
+            b[i] = (byte) (v >>> (8 * i));
+        }
+        out.write(b, 0, 8);
+    }
+
+    static long checkedCount(long v, String what) {
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw new IllegalStateException("a Native column's " + what + " is " + v);
+        }
+        return v;
+    }
+
+    /** Fixed-width values. */
+    static final class FixedColumn extends NativeColumn {
+        private final String type;
+        private final int width;
+        private final Buf buf = new Buf(1024);
+        private byte[] in;
+        private int at;
+
+        FixedColumn(String type, int width) {
+            this.type = type;
+            this.width = width;
+        }
+
+        @Override
+        int read(byte[] b, int p) {
+            buf.write(b, p, width);
+            return p + width;
+        }
+
+        @Override
+        void addDefault() {
+            buf.writeZeros(width);
+        }
+
+        @Override
+        String type() {
+            return type;
+        }
+
+        @Override
+        void writeData(ByteSink out) {
+            out.write(buf.data, 0, buf.size);
+        }
+
+        @Override
+        long bytes() {
+            return buf.data.length;
+        }
+
+        @Override
+        void clear() {
+            buf.clear();
+        }
+
+        @Override
+        int readData(byte[] b, int p, int n) {
+            in = b;
+            at = p;
+            long end = p + (long) n * width;
+            if (end > b.length) {
+                throw new IllegalStateException("a Native " + type + " column ends past its block");
+            }
+            return (int) end;
+        }
+
+        @Override
+        void next(RowBinaryWriter out) {
+            out.writeRaw(in, at, width);
+            at += width;
+        }
+    }
+
+    /** Strings: LEB128 length and bytes, in Native as in RowBinary. */
+    static final class StringColumn extends NativeColumn {
+        private final Buf buf = new Buf(4096);
+        private byte[] in;
+        private int at;
+
+        @Override
+        int read(byte[] b, int p) {
+            int end = varintEnd(b, p);
+            end += varint(b, p);
+            buf.write(b, p, end - p);
+            return end;
+        }
+
+        @Override
+        void addDefault() {
+            buf.writeByte(0);
+        }
+
+        @Override
+        String type() {
+            return "String";
+        }
+
+        @Override
+        void writeData(ByteSink out) {
+            out.write(buf.data, 0, buf.size);
+        }
+
+        @Override
+        long bytes() {
+            return buf.data.length;
+        }
+
+        @Override
+        void clear() {
+            buf.clear();
+        }
+
+        @Override
+        int readData(byte[] b, int p, int n) {
+            in = b;
+            at = p;
+            for (int i = 0; i < n; i++) {
+                p = varintEnd(b, p) + varint(b, p);
+            }
+            if (p > b.length) {
+                throw new IllegalStateException("a Native String column ends past its block");
+            }
+            return p;
+        }
+
+        @Override
+        void next(RowBinaryWriter out) {
+            int end = varintEnd(in, at) + varint(in, at);
+            out.writeRaw(in, at, end - at);
+            at = end;
+        }
+    }
+
+    /** {@code Nullable(T)}: a byte per row, 1 for null, then T's column. */
+    static final class NullableColumn extends NativeColumn {
+        private final NativeColumn inner;
+        private final Buf nulls = new Buf(1024);
+        private byte[] in;
+        private int at;
+
+        NullableColumn(NativeColumn inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        int read(byte[] b, int p) {
+            byte isNull = b[p];
+            nulls.writeByte(isNull);
+            if (isNull != 0) {
+                inner.addDefault();
+                return p + 1;
+            }
+            return inner.read(b, p + 1);
+        }
+
+        @Override
+        void addDefault() {
+            nulls.writeByte(1);
+            inner.addDefault();
+        }
+
+        @Override
+        String type() {
+            return "Nullable(" + inner.type() + ")";
+        }
+
+        @Override
+        void writePrefix(ByteSink out) {
+            inner.writePrefix(out);
+        }
+
+        @Override
+        void writeData(ByteSink out) {
+            out.write(nulls.data, 0, nulls.size);
+            inner.writeData(out);
+        }
+
+        @Override
+        long bytes() {
+            return nulls.data.length + inner.bytes();
+        }
+
+        @Override
+        void clear() {
+            nulls.clear();
+            inner.clear();
+        }
+
+        @Override
+        int readPrefix(byte[] b, int p) {
+            return inner.readPrefix(b, p);
+        }
+
+        @Override
+        int readData(byte[] b, int p, int n) {
+            in = b;
+            at = p;
+            return inner.readData(b, p + n, n);
+        }
+
+        @Override
+        void next(RowBinaryWriter out) {
+            byte isNull = in[at++];
+            out.writeUInt8(isNull);
+            if (isNull != 0) {
+                inner.skip();
+            } else {
+                inner.next(out);
+            }
+        }
+    }
+
+    /** {@code Array(T)}: UInt64 end offsets, then all elements as one T column. */
+    static final class ArrayColumn extends NativeColumn {
+        private final NativeColumn inner;
+        private final Buf offsets = new Buf(1024);
+        private long total;
+        private byte[] in;
+        private int at;
+        private long previous;
+
+        ArrayColumn(NativeColumn inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        int read(byte[] b, int p) {
+            int n = varint(b, p);
+            p = varintEnd(b, p);
+            for (int i = 0; i < n; i++) {
+                p = inner.read(b, p);
+            }
+            total += n;
+            offsets.writeLong(total);
+            return p;
+        }
+
+        @Override
+        void addDefault() {
+            offsets.writeLong(total);
+        }
+
+        @Override
+        String type() {
+            return "Array(" + inner.type() + ")";
+        }
+
+        @Override
+        void writePrefix(ByteSink out) {
+            inner.writePrefix(out);
+        }
+
+        @Override
+        void writeData(ByteSink out) {
+            out.write(offsets.data, 0, offsets.size);
+            inner.writeData(out);
+        }
+
+        @Override
+        long bytes() {
+            return offsets.data.length + inner.bytes();
+        }
+
+        @Override
+        void clear() {
+            offsets.clear();
+            total = 0;
+            inner.clear();
+        }
+
+        @Override
+        int readPrefix(byte[] b, int p) {
+            return inner.readPrefix(b, p);
+        }
+
+        @Override
+        int readData(byte[] b, int p, int n) {
+            in = b;
+            at = p;
+            previous = 0;
+            long elements = n == 0 ? 0 : checkedCount(Buf.readLong(b, p + (n - 1) * 8), "element count");
+            return inner.readData(b, p + n * 8, (int) elements);
+        }
+
+        @Override
+        void next(RowBinaryWriter out) {
+            long end = Buf.readLong(in, at);
+            at += 8;
+            int n = (int) checkedCount(end - previous, "array length");
+            previous = end;
+            out.writeVarUInt(n);
+            for (int i = 0; i < n; i++) {
+                inner.next(out);
+            }
+        }
+    }
+
+    /** {@code Map(K, V)}: as {@code Array(Tuple(K, V))}, offsets, then the keys, then the values. */
+    static final class MapColumn extends NativeColumn {
+        private final NativeColumn keys;
+        private final NativeColumn values;
+        private final Buf offsets = new Buf(1024);
+        private long total;
+        private byte[] in;
+        private int at;
+        private long previous;
+
+        MapColumn(NativeColumn keys, NativeColumn values) {
+            this.keys = keys;
+            this.values = values;
+        }
+
+        @Override
+        int read(byte[] b, int p) {
+            int n = varint(b, p);
+            p = varintEnd(b, p);
+            for (int i = 0; i < n; i++) {
+                p = keys.read(b, p);
+                p = values.read(b, p);
+            }
+            total += n;
+            offsets.writeLong(total);
+            return p;
+        }
+
+        @Override
+        void addDefault() {
+            offsets.writeLong(total);
+        }
+
+        @Override
+        String type() {
+            return "Map(" + keys.type() + ", " + values.type() + ")";
+        }
+
+        @Override
+        void writePrefix(ByteSink out) {
+            keys.writePrefix(out);
+            values.writePrefix(out);
+        }
+
+        @Override
+        void writeData(ByteSink out) {
+            out.write(offsets.data, 0, offsets.size);
+            keys.writeData(out);
+            values.writeData(out);
+        }
+
+        @Override
+        long bytes() {
+            return offsets.data.length + keys.bytes() + values.bytes();
+        }
+
+        @Override
+        void clear() {
+            offsets.clear();
+            total = 0;
+            keys.clear();
+            values.clear();
+        }
+
+        @Override
+        int readPrefix(byte[] b, int p) {
+            return values.readPrefix(b, keys.readPrefix(b, p));
+        }
+
+        @Override
+        int readData(byte[] b, int p, int n) {
+            in = b;
+            at = p;
+            previous = 0;
+            long elements = n == 0 ? 0 : checkedCount(Buf.readLong(b, p + (n - 1) * 8), "entry count");
+            p = keys.readData(b, p + n * 8, (int) elements);
+            return values.readData(b, p, (int) elements);
+        }
+
+        @Override
+        void next(RowBinaryWriter out) {
+            long end = Buf.readLong(in, at);
+            at += 8;
+            int n = (int) checkedCount(end - previous, "map size");
+            previous = end;
+            out.writeVarUInt(n);
+            for (int i = 0; i < n; i++) {
+                keys.next(out);
+                values.next(out);
+            }
+        }
+    }
+
+    /**
+     * {@code LowCardinality(String)}: each distinct string once in a dictionary, and one index
+     * per row. The dictionary lives as long as the block; its first key is the default, {@code
+     * ''}, as in the blocks ClickHouse writes itself.
+     */
+    static final class LowCardinalityColumn extends NativeColumn {
+        /** Keys version 1: SharedDictionariesWithAdditionalKeys. */
+        private static final long KEYS_VERSION = 1;
+        private static final long HAS_ADDITIONAL_KEYS = 1L << 9;
+        private static final long NEED_UPDATE_DICTIONARY = 1L << 10;
+        private static final long NEED_GLOBAL_DICTIONARY = 1L << 8;
+
+        /** The keys as a String column (length and bytes each). */
+        private final Buf keys = new Buf(1024);
+        /** Where each key's bytes start in {@link #keys} and how long they are. */
+        private int[] keyStart = new int[64];
+        private int[] keyLength = new int[64];
+        private int[] keyHash = new int[64];
+        private int keyCount;
+        /** Open addressing: key index + 1, or 0. */
+        private int[] slots = new int[128];
+        private int[] ids = new int[1024];
+        private int rows;
+        // reading
+        private byte[] in;
+        private int[] readKeyStart;
+        private int readWidth;
+        private int at;
+
+        LowCardinalityColumn() {
+            clear();
+        }
+
+        @Override
+        int read(byte[] b, int p) {
+            int len = varint(b, p);
+            int from = varintEnd(b, p);
+            int end = from + len;
+            int h = hash(b, from, len);
+            int mask = slots.length - 1;
+            int s = h & mask;
+            int id;
+            while (true) {
+                int k = slots[s];
+                if (k == 0) {
+                    id = add(b, p, from, len, h, s);
+                    break;
+                }
+                k--;
+                if (keyHash[k] == h && keyLength[k] == len
+                        && Arrays.equals(keys.data, keyStart[k], keyStart[k] + len, b, from, end)) {
+                    id = k;
+                    break;
+                }
+                s = (s + 1) & mask;
+            }
+            if (rows == ids.length) {
+                ids = Arrays.copyOf(ids, rows * 2);
+            }
+            ids[rows++] = id;
+            return end;
+        }
+
+        private int add(byte[] b, int p, int from, int len, int h, int slot) {
+            int id = keyCount++;
+            if (id == keyStart.length) {
+                keyStart = Arrays.copyOf(keyStart, id * 2);
+                keyLength = Arrays.copyOf(keyLength, id * 2);
+                keyHash = Arrays.copyOf(keyHash, id * 2);
+            }
+            keys.write(b, p, from - p + len);
+            keyStart[id] = keys.size - len;
+            keyLength[id] = len;
+            keyHash[id] = h;
+            slots[slot] = id + 1;
+            if (keyCount * 2 > slots.length) {
+                rehash();
+            }
+            return id;
+        }
+
+        private void rehash() {
+            int[] s = new int[slots.length * 2];
+            int mask = s.length - 1;
+            for (int k = 0; k < keyCount; k++) {
+                int i = keyHash[k] & mask;
+                while (s[i] != 0) {
+                    i = (i + 1) & mask;
+                }
+                s[i] = k + 1;
+            }
+            slots = s;
+        }
+
+        /** A hash of the bytes, eight at a time; good enough to spread short keys. */
+        private static int hash(byte[] b, int from, int len) {
+            long h = 0x9E3779B97F4A7C15L ^ len;
+            int i = from;
+            int end = from + len;
+            for (; i + 8 <= end; i += 8) {
+                h = (h ^ Buf.readLong(b, i)) * 0xBF58476D1CE4E5B9L;
+                h ^= h >>> 29;
+            }
+            long tail = 0;
+            for (int shift = 0; i < end; i++, shift += 8) {
+                tail |= (b[i] & 0xFFL) << shift;
+            }
+            h = (h ^ tail) * 0x94D049BB133111EBL;
+            h ^= h >>> 32;
+            return (int) h;
+        }
+
+        @Override
+        void addDefault() {
+            if (rows == ids.length) {
+                ids = Arrays.copyOf(ids, rows * 2);
+            }
+            ids[rows++] = 0;
+        }
+
+        @Override
+        String type() {
+            return "LowCardinality(String)";
+        }
+
+        @Override
+        void writePrefix(ByteSink out) {
+            writeLong(out, KEYS_VERSION);
+        }
+
+        @Override
+        void writeData(ByteSink out) {
+            if (rows == 0) {
+                return; // as ClickHouse writes an empty LowCardinality column: its prefix only
+            }
+            int width = keyCount <= 1 << 8 ? 1 : keyCount <= 1 << 16 ? 2 : 4;
+            int code = width == 1 ? 0 : width == 2 ? 1 : 2;
+            writeLong(out, code | HAS_ADDITIONAL_KEYS | NEED_UPDATE_DICTIONARY);
+            writeLong(out, keyCount);
+            out.write(keys.data, 0, keys.size);
+            writeLong(out, rows);
+            byte[] chunk = new byte[Math.min(rows, 8192) * width];
+            int n = 0;
+            for (int r = 0; r < rows; r++) {
+                int v = ids[r];
+                for (int i = 0; i < width; i++) {
+                    chunk[n++] = (byte) (v >>> (8 * i));
+                }
+                if (n == chunk.length) {
+                    out.write(chunk, 0, n);
+                    n = 0;
+                }
+            }
+            if (n > 0) {
+                out.write(chunk, 0, n);
+            }
+        }
+
+        @Override
+        long bytes() {
+            return keys.data.length + 4L * (keyStart.length * 3 + slots.length + ids.length);
+        }
+
+        @Override
+        void clear() {
+            keys.clear();
+            Arrays.fill(slots, 0);
+            keyCount = 0;
+            rows = 0;
+            byte[] empty = {0};
+            int s = hash(empty, 1, 0) & (slots.length - 1);
+            add(empty, 0, 1, 0, hash(empty, 1, 0), s);
+        }
+
+        @Override
+        int readPrefix(byte[] b, int p) {
+            long version = Buf.readLong(b, p);
+            if (version != KEYS_VERSION) {
+                throw new IllegalStateException("a Native LowCardinality column of keys version " + version);
+            }
+            return p + 8;
+        }
+
+        @Override
+        int readData(byte[] b, int p, int n) {
+            if (n == 0) {
+                return p; // an empty column writes no data, not even its index type
+            }
+            long flags = Buf.readLong(b, p);
+            if ((flags & NEED_GLOBAL_DICTIONARY) != 0 || (flags & HAS_ADDITIONAL_KEYS) == 0) {
+                throw new IllegalStateException("a Native LowCardinality column with a global dictionary");
+            }
+            int code = (int) (flags & 0xFF);
+            readWidth = code == 0 ? 1 : code == 1 ? 2 : code == 2 ? 4 : 8;
+            int count = (int) checkedCount(Buf.readLong(b, p + 8), "dictionary size");
+            p += 16;
+            readKeyStart = new int[count];
+            for (int k = 0; k < count; k++) {
+                readKeyStart[k] = p;
+                p = varintEnd(b, p) + varint(b, p);
+            }
+            long indexes = Buf.readLong(b, p);
+            if (indexes != n) {
+                throw new IllegalStateException("a Native LowCardinality column with " + indexes + " indexes for " + n + " rows");
+            }
+            in = b;
+            at = p + 8;
+            return at + n * readWidth;
+        }
+
+        @Override
+        void next(RowBinaryWriter out) {
+            long id = 0;
+            for (int i = 0; i < readWidth; i++) {
+                id |= (in[at + i] & 0xFFL) << (8 * i);
+            }
+            at += readWidth;
+            int k = readKeyStart[(int) id];
+            out.writeRaw(in, k, varintEnd(in, k) + varint(in, k) - k);
+        }
+    }
+}
