@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  *   rowbinary      bytes only                                  imports nothing of ours
  *   otlp           OTLP in: Signal, Encoding, ids, proto/json  imports nothing of ours
  *   schema         the ClickHouse table model and its SQL     imports rowbinary
+ *   nativeformat   RowBinary rows to Native columns and back   imports rowbinary, schema
  *   tables         the exporter's tables, one package per      imports otlp, schema, rowbinary
  *                  signal, the collector's value rules         (tables assembles its signals'
  *                                                              packages, which build on it: the
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.Test;
  *   deadletter     records that cannot be stored, to Kafka     imports kafka
  *   decode         the operator: record to rows                imports kafka, deadletter, tables, schema, otlp
  *   clickhouse     HTTP client, bodies, TLS, columns read back imports schema, secret
- *   sink           batches, committables, INSERTs             imports clickhouse, deadletter, kafka, tables, schema, rowbinary
+ *   sink           batches, committables, INSERTs             imports clickhouse, deadletter, kafka, tables, schema,
+ *                                                              nativeformat, rowbinary
  *   config         every setting, validated at start           imports the packages whose settings it builds
  *   topology       the one place the operators are wired       imports everything above but tools
  *   tools          cli, loadgen                                imports everything
@@ -60,6 +62,7 @@ class LayoutTest {
                 .layer("rowbinary").definedBy("io.tributary.rowbinary..")
                 .layer("otlp").definedBy("io.tributary.otlp..")
                 .layer("schema").definedBy("io.tributary.schema..")
+                .layer("nativeformat").definedBy("io.tributary.nativeformat..")
                 .layer("tables").definedBy("io.tributary.tables..")
                 .layer("secret").definedBy("io.tributary.secret..")
                 .layer("kafka").definedBy("io.tributary.kafka..")
@@ -75,13 +78,15 @@ class LayoutTest {
                 .whereLayer("rowbinary").mayNotAccessAnyLayer()
                 .whereLayer("otlp").mayNotAccessAnyLayer()
                 .whereLayer("schema").mayOnlyAccessLayers("rowbinary")
+                .whereLayer("nativeformat").mayOnlyAccessLayers("rowbinary", "schema")
                 .whereLayer("tables").mayOnlyAccessLayers("otlp", "schema", "rowbinary")
                 .whereLayer("secret").mayNotAccessAnyLayer()
                 .whereLayer("kafka").mayOnlyAccessLayers("otlp", "secret")
                 .whereLayer("deadletter").mayOnlyAccessLayers("kafka")
                 .whereLayer("decode").mayOnlyAccessLayers("kafka", "deadletter", "tables", "schema", "otlp")
                 .whereLayer("clickhouse").mayOnlyAccessLayers("schema", "secret")
-                .whereLayer("sink").mayOnlyAccessLayers("clickhouse", "deadletter", "kafka", "tables", "schema", "rowbinary")
+                .whereLayer("sink").mayOnlyAccessLayers(
+                        "clickhouse", "deadletter", "kafka", "tables", "schema", "nativeformat", "rowbinary")
                 .whereLayer("config").mayOnlyAccessLayers(
                         "clickhouse", "kafka", "sink", "tables", "schema", "otlp", "secret")
                 .whereLayer("topology").mayOnlyAccessLayers(
@@ -100,8 +105,8 @@ class LayoutTest {
     void everyPackageIsALayer() {
         classes().should().resideInAnyPackage(
                         "io.tributary", "io.tributary.rowbinary..", "io.tributary.otlp..", "io.tributary.schema..",
-                        "io.tributary.tables..", "io.tributary.secret..", "io.tributary.kafka..", "io.tributary.deadletter..",
-                        "io.tributary.decode..", "io.tributary.clickhouse..", "io.tributary.sink..", "io.tributary.config..",
+                        "io.tributary.nativeformat..", "io.tributary.tables..", "io.tributary.secret..", "io.tributary.kafka..",
+                        "io.tributary.deadletter..", "io.tributary.decode..", "io.tributary.clickhouse..", "io.tributary.sink..", "io.tributary.config..",
                         "io.tributary.topology..", "io.tributary.tools..")
                 .check(classes);
     }
@@ -115,7 +120,8 @@ class LayoutTest {
     @Test
     void theCoreKnowsNothingOfFlinkOrKafka() {
         noClasses().that().resideInAnyPackage(
-                        "io.tributary.rowbinary..", "io.tributary.otlp..", "io.tributary.schema..", "io.tributary.tables..")
+                        "io.tributary.rowbinary..", "io.tributary.otlp..", "io.tributary.schema..", "io.tributary.nativeformat..",
+                        "io.tributary.tables..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.apache.flink..", "org.apache.kafka..")
                 .check(classes);
     }

@@ -7,6 +7,7 @@ import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.sink.Delivery;
+import io.tributary.sink.InsertFormat;
 import io.tributary.sink.TableRefusalAction;
 import io.tributary.tables.OtelTable;
 import io.tributary.tables.RecordBounds;
@@ -107,6 +108,8 @@ public final class TributaryOptions {
             new Option<>("sink.batch.max-age", Duration.ofSeconds(5), "…or when its oldest row has waited this long; and always before a checkpoint completes (at least once; exactly once, batches are written when their checkpoint completes, whatever their age)", Options.DURATION);
     public static final Option<Compression> SINK_COMPRESSION =
             new Option<>("sink.compression", Compression.LZ4, "Request body compression: `lz4` (LZ4 frame), `zstd` or `none`", Option.Type.oneOf(Compression::parse, "lz4", "zstd", "none"));
+    public static final Option<InsertFormat> SINK_FORMAT =
+            new Option<>("sink.format", InsertFormat.ROWBINARY, "The INSERTs' format: `native` (columns; ClickHouse reads them with far less work, see docs/benchmarks.md) or `rowbinary` (rows). A table with `JSON` columns (`clickhouse.schema json`) is written in RowBinary either way. Batches in a checkpoint keep the format they were made in", Option.Type.oneOf(InsertFormat::parse, "native", "rowbinary"));
     public static final Option<Boolean> SINK_ASYNC_INSERT =
             new Option<>("sink.async-insert", false, "Send with `async_insert=1` and `wait_for_async_insert=1` (INSERTs then carry no deduplication token); refused with `sink.delivery exactly-once`", Options.BOOLEAN);
     public static final Option<Integer> SINK_MAX_IN_FLIGHT =
@@ -209,6 +212,7 @@ public final class TributaryOptions {
                     SINK_BATCH_MAX_BYTES,
                     SINK_BATCH_MAX_AGE,
                     SINK_COMPRESSION,
+                    SINK_FORMAT,
                     SINK_ASYNC_INSERT,
                     SINK_MAX_IN_FLIGHT,
                     SINK_RETRY_MAX_ATTEMPTS,

@@ -1,8 +1,10 @@
 package io.tributary.sink;
 
+import io.tributary.clickhouse.body.Body;
 import io.tributary.clickhouse.body.BodyWriter;
 import io.tributary.clickhouse.body.Compression;
 import io.tributary.clickhouse.body.SegmentPool;
+import io.tributary.nativeformat.NativeBlock;
 import io.tributary.tables.EncodedRows;
 import io.tributary.tables.OtelTable;
 
@@ -11,17 +13,25 @@ import java.util.zip.CRC32C;
 
 /**
  * The rows gathered for one table until the batch closes, all encoded in one layout ({@link
- * #header}): compressed as they arrive into the INSERT body ({@link BodyWriter}), with where each
- * Kafka record they come from is and how many rows and bytes it gave. Written by the sink's task
- * thread, then sealed by a sender thread.
+ * #header}), with where each Kafka record they come from is and how many rows and bytes it gave.
+ * In RowBinary they are compressed as they arrive into the INSERT body ({@link BodyWriter}); in
+ * Native each value goes to its column as it arrives ({@link NativeBlock}), and the block is
+ * written and compressed when the batch is sealed. Written by the sink's task thread, then sealed
+ * by a sender thread.
  */
 final class Batch {
 
     final int table;
     final byte[] header;
     final long createdAtMillis;
+    final InsertFormat format;
     private final Compression compression;
+    private final SegmentPool pool;
+    /** RowBinary: the body, written as rows arrive. */
     private final BodyWriter body;
+    /** Native: the columns, and where their block goes back to when written. */
+    private final NativeBlock block;
+    private final NativeBlocks blocks;
     /** Exactly once: the checksum of the rows, part of the batch's token. */
     private final CRC32C crc;
     private String[] topics = new String[16];
@@ -34,19 +44,36 @@ final class Batch {
     /** Uncompressed bytes of the rows (the header not counted). */
     long bytes;
 
-    Batch(int table, byte[] header, long createdAtMillis, Compression compression, SegmentPool pool, boolean checksum) {
+    /**
+     * @param blocks the Native blocks to take this batch's from, or null for RowBinary (also
+     *     RowBinary when the layout has a column Native is not written for)
+     */
+    Batch(int table, byte[] header, long createdAtMillis, Compression compression, SegmentPool pool, boolean checksum,
+            NativeBlocks blocks) {
         this.table = table;
         this.header = header;
         this.createdAtMillis = createdAtMillis;
         this.compression = compression;
-        this.body = compression.open(pool);
+        this.pool = pool;
         this.crc = checksum ? new CRC32C() : null;
-        body.write(header, 0, header.length);
+        this.block = blocks == null ? null : blocks.take(header);
+        this.blocks = block == null ? null : blocks;
+        this.format = block == null ? InsertFormat.ROWBINARY : InsertFormat.NATIVE;
+        if (block == null) {
+            this.body = compression.open(pool);
+            body.write(header, 0, header.length);
+        } else {
+            this.body = null;
+        }
     }
 
     /** Copies the record's rows into the batch (they are lent only for the call). */
     void add(EncodedRows e) {
-        body.write(e.data, 0, e.length);
+        if (block != null) {
+            block.addRows(e.data, 0, e.length, e.rows);
+        } else {
+            body.write(e.data, 0, e.length);
+        }
         if (crc != null) {
             crc.update(e.data, 0, e.length);
         }
@@ -80,12 +107,35 @@ final class Batch {
         long[] o = Arrays.copyOf(offsets, records);
         long checksum = crc == null ? 0 : crc.getValue();
         String token = crc == null ? null : SealedBatch.token(OtelTable.values()[table], t, p, o, rows, checksum);
-        return new SealedBatch(table, compression, header, body.finish(), (int) (header.length + bytes), rows, checksum,
-                token, t, p, o, Arrays.copyOf(rowCounts, records), Arrays.copyOf(lengths, records));
+        Body sealed;
+        long rawBytes;
+        if (block != null) {
+            BodyWriter w = compression.open(pool);
+            long[] written = new long[1];
+            block.writeTo((b, off, len) -> {
+                w.write(b, off, len);
+                written[0] += len;
+            });
+            blocks.give(header, block);
+            sealed = w.finish();
+            rawBytes = written[0];
+        } else {
+            sealed = body.finish();
+            rawBytes = header.length + bytes;
+        }
+        if (rawBytes > Integer.MAX_VALUE) {
+            throw new IllegalStateException("a batch of " + rawBytes + " bytes; sink.batch.max-bytes keeps them below 2 GB");
+        }
+        return new SealedBatch(table, format, compression, header, sealed, (int) rawBytes, rows, checksum, token, t, p,
+                o, Arrays.copyOf(rowCounts, records), Arrays.copyOf(lengths, records));
     }
 
     /** Drops the batch, giving its buffers back. */
     void abandon() {
-        body.abandon();
+        if (block != null) {
+            blocks.give(header, block);
+        } else {
+            body.abandon();
+        }
     }
 }

@@ -203,7 +203,7 @@ final class BatchInserter implements AutoCloseable {
             if (chunks == null) {
                 chunks = batch.chunks();
             }
-            return batch.body(chunks.subList(from, to));
+            return batch.body(chunks, from, to);
         }
 
         void stored(int from, int to) {
@@ -458,7 +458,7 @@ final class BatchInserter implements AutoCloseable {
             query = q;
         }
         boolean async = "1".equals(query.get("async_insert"));
-        String sql = b.legacy() ? settings.legacyInsertSql(b.table) : settings.insertSql(b.table);
+        String sql = b.legacy() ? settings.legacyInsertSql(b.table) : settings.insertSql(b.table, b.format);
         long backoff = settings.retryInitialBackoff().toMillis();
         int tooLarge = 0;
         for (int attempt = 1; ; attempt++) {

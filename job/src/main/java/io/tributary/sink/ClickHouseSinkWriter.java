@@ -51,6 +51,8 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
      */
     private final SegmentPool pool;
     private final long maxAgeMillis;
+    /** Native: the batches' blocks; null for RowBinary. */
+    private final NativeBlocks blocks;
     private volatile boolean closed;
     /** Bytes in the open batches of all tables (writer thread only). */
     private long openBytes;
@@ -73,6 +75,9 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         // the batches in flight and those filling, at the usual 5-10x compression of telemetry
         this.pool = new SegmentPool(exactlyOnce ? 0 : 4 * (settings.maxInFlight() + settings.tables().size()));
         this.maxAgeMillis = settings.maxAge().toMillis();
+        // one block per open batch and per sender; none kept that grew far past a full batch
+        this.blocks = settings.format() == InsertFormat.NATIVE
+                ? new NativeBlocks(settings.maxInFlight() + 1, 2 * settings.maxBytes()) : null;
         AtomicInteger n = new AtomicInteger();
         this.senders =
                 Executors.newFixedThreadPool(
@@ -96,7 +101,7 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         if (b == null) {
             long now = time.getCurrentProcessingTime();
             // every batch gets a checksum: its token, at least once too, makes a resent INSERT a repeat
-            b = new Batch(t, element.header, now, settings.compression(), pool, true);
+            b = new Batch(t, element.header, now, settings.compression(), pool, true, blocks);
             open[t] = b;
             if (!exactlyOnce) {
                 // Exactly once, rows are written when the checkpoint completes whatever their age.

@@ -1,7 +1,10 @@
 package io.tributary.sink;
 
 import io.tributary.clickhouse.body.Body;
+import io.tributary.clickhouse.body.BodyWriter;
 import io.tributary.clickhouse.body.Compression;
+import io.tributary.clickhouse.body.SegmentPool;
+import io.tributary.nativeformat.NativeBlock;
 import io.tributary.tables.OtelTable;
 
 import java.util.ArrayList;
@@ -14,21 +17,23 @@ import java.util.List;
  * resends the same bytes; in exactly-once mode it is also the committable that a checkpoint keeps
  * until the INSERT is done ({@link SealedBatchSerializer}).
  *
- * <p>The body is {@code RowBinaryWithNamesAndTypes}: the {@link #header} naming the columns and
- * types the rows were encoded in, then the rows. So a batch carries what its INSERT needs whatever
- * the settings of the release that inserts it, and ClickHouse checks it against the table. Batches
- * of release 0.1's checkpoints have no header ({@link #legacy()}): plain RowBinary of that release's
- * columns.
+ * <p>The body is in the batch's {@link #format}: {@code RowBinaryWithNamesAndTypes}, the {@link
+ * #header} naming the columns and types the rows were encoded in, then the rows; or a {@code
+ * Native} block of those columns. So a batch carries what its INSERT needs whatever the settings
+ * of the release that inserts it, and ClickHouse checks it against the table. Batches of release
+ * 0.1's checkpoints have no header ({@link #legacy()}): plain RowBinary of that release's columns.
+ * The per-record lengths are of the rows in RowBinary in both formats.
  */
 public final class SealedBatch {
 
     /** Which table ({@link OtelTable} ordinal). */
     final int table;
+    final InsertFormat format;
     final Compression compression;
-    /** The columns and types of the rows; null for a 0.1 batch. */
+    /** The columns and types of the rows ({@code RowBinaryWithNamesAndTypes} header, either format); null for a 0.1 batch. */
     final byte[] header;
     final Body body;
-    /** Bytes of the body before compression, header included. */
+    /** Bytes of the body before compression, header included (Native: the block's). */
     final int rawBytes;
     final int rows;
     /** CRC-32C of the uncompressed rows: tells apart batches that cover the same offsets. */
@@ -43,6 +48,7 @@ public final class SealedBatch {
 
     SealedBatch(
             int table,
+            InsertFormat format,
             Compression compression,
             byte[] header,
             Body body,
@@ -55,7 +61,11 @@ public final class SealedBatch {
             long[] offsets,
             int[] rowCounts,
             int[] lengths) {
+        if (format == InsertFormat.NATIVE && header == null) {
+            throw new IllegalArgumentException("a Native batch has a header");
+        }
         this.table = table;
+        this.format = format;
         this.compression = compression;
         this.header = header;
         this.body = body;
@@ -98,11 +108,15 @@ public final class SealedBatch {
         return sum;
     }
 
-    /** The rows of each record, uncompressed (to split a refused batch). */
+    /** The rows of each record in RowBinary, uncompressed (to split a refused batch). */
     List<byte[]> chunks() {
         byte[] raw = compression.decompress(body, rawBytes);
-        List<byte[]> out = new ArrayList<>(lengths.length);
         int at = header == null ? 0 : header.length;
+        if (format == InsertFormat.NATIVE) {
+            raw = nativeRows(raw);
+            at = 0;
+        }
+        List<byte[]> out = new ArrayList<>(lengths.length);
         for (int len : lengths) {
             byte[] c = new byte[len];
             System.arraycopy(raw, at, c, 0, len);
@@ -112,8 +126,46 @@ public final class SealedBatch {
         return out;
     }
 
-    /** A body of some records' rows ({@link #chunks}), with this batch's header. */
-    Body body(List<byte[]> chunks) {
+    /**
+     * The rows of a Native body in RowBinary, checked against what the batch says of its records:
+     * a block that does not give back exactly their rows and bytes is a bug, never split on.
+     */
+    private byte[] nativeRows(byte[] block) {
+        NativeBlock.Rows r = NativeBlock.rows(block);
+        int[] ends = r.rowEnds();
+        int row = 0;
+        long at = 0;
+        for (int i = 0; i < lengths.length; i++) {
+            row += rowCounts[i];
+            at += lengths[i];
+            if (row > ends.length || (row > 0 && ends[row - 1] != at)) {
+                throw new IllegalStateException("a Native batch's block does not hold the rows of its " + records()
+                        + " records (record " + i + ")");
+            }
+        }
+        if (row != ends.length || at != r.data().length) {
+            throw new IllegalStateException("a Native batch's block holds " + ends.length + " rows, its records "
+                    + row);
+        }
+        return r.data();
+    }
+
+    /**
+     * A body of the rows of records {@code [from, to)}, in this batch's format, with its header.
+     *
+     * @param all every record's rows ({@link #chunks})
+     */
+    Body body(List<byte[]> all, int from, int to) {
+        List<byte[]> chunks = all.subList(from, to);
+        if (format == InsertFormat.NATIVE) {
+            NativeBlock block = NativeBlock.forHeader(header);
+            for (int i = from; i < to; i++) {
+                block.addRows(all.get(i), 0, all.get(i).length, rowCounts[i]);
+            }
+            BodyWriter w = compression.open(new SegmentPool(0));
+            block.writeTo(w::write);
+            return w.finish();
+        }
         if (header == null) {
             return compression.compress(chunks);
         }

@@ -18,13 +18,14 @@ import java.io.IOException;
  * still gets its rows), the deduplication token as it was made, and the body with its {@code
  * RowBinaryWithNamesAndTypes} header, kept compressed.
  *
- * <p>Version 2. Version 1 (release 0.1) had no header and no stored token: such a batch is
- * inserted as 0.1 did, with 0.1's columns and token ({@link SealedBatch#legacy()}). Other versions
- * are refused, naming the release to use.
+ * <p>Version 3 names the body's {@link InsertFormat}. Version 2 bodies are all RowBinary. Version 1
+ * (release 0.1) had no header and no stored token: such a batch is inserted as 0.1 did, with 0.1's
+ * columns and token ({@link SealedBatch#legacy()}). Other versions are refused, naming the release
+ * to use.
  */
 public final class SealedBatchSerializer implements SimpleVersionedSerializer<SealedBatch> {
 
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     @Override
     public int getVersion() {
@@ -39,6 +40,7 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
         DataOutputSerializer out = new DataOutputSerializer((int) b.body.length() + b.header.length + 256 + b.records() * 48);
         out.writeUTF(OtelTable.values()[b.table].name());
         out.writeUTF(b.compression.name());
+        out.writeUTF(b.format.name());
         out.writeUTF(b.token == null ? "" : b.token);
         out.writeInt(b.header.length);
         out.write(b.header);
@@ -65,9 +67,9 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
 
     @Override
     public SealedBatch deserialize(int version, byte[] serialized) throws IOException {
-        if (version != 1 && version != VERSION) {
+        if (version < 1 || version > VERSION) {
             throw new IOException("unknown version " + version + " of a ClickHouse sink committable (this release reads 1"
-                    + " and " + VERSION + "); restore with the release that took the checkpoint");
+                    + " to " + VERSION + "); restore with the release that took the checkpoint");
         }
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         String kind = in.readUTF();
@@ -85,6 +87,16 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
         } catch (IllegalArgumentException e) {
             throw new IOException("a batch in the checkpoint is compressed with " + codec + ", which this release does"
                     + " not know", e);
+        }
+        InsertFormat format = InsertFormat.ROWBINARY;
+        if (version >= 3) {
+            String f = in.readUTF();
+            try {
+                format = InsertFormat.valueOf(f);
+            } catch (IllegalArgumentException e) {
+                throw new IOException("a batch in the checkpoint is in format " + f + ", which this release does not"
+                        + " know", e);
+            }
         }
         String token = null;
         byte[] header = null;
@@ -123,7 +135,10 @@ public final class SealedBatchSerializer implements SimpleVersionedSerializer<Se
             throw new IOException("a batch in the checkpoint is damaged: " + n + " records, " + rows + " rows, "
                     + rawBytes + " bytes");
         }
-        return new SealedBatch(table, compression, header, Body.of(body), rawBytes, rows, checksum, token, topics, partitions,
+        if (format == InsertFormat.NATIVE && header == null) {
+            throw new IOException("a batch in the checkpoint is damaged: Native without a header");
+        }
+        return new SealedBatch(table, format, compression, header, Body.of(body), rawBytes, rows, checksum, token, topics, partitions,
                 offsets, rowCounts, lengths);
     }
 

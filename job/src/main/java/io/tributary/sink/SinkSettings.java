@@ -29,6 +29,7 @@ import java.util.Map;
  * @param maxBytes ... or this many uncompressed bytes
  * @param maxAge ... or when its first rows are this old
  * @param compression request body compression
+ * @param format the INSERTs' format (a table whose columns Native is not written for gets RowBinary)
  * @param asyncInsert send with {@code async_insert=1, wait_for_async_insert=1}
  * @param maxInFlight at most this many INSERTs are outstanding per writer; then the writer blocks
  * @param retryMaxAttempts attempts per batch (the first included) on retryable errors
@@ -51,6 +52,7 @@ public record SinkSettings(
         long maxBytes,
         Duration maxAge,
         Compression compression,
+        InsertFormat format,
         boolean asyncInsert,
         int maxInFlight,
         int retryMaxAttempts,
@@ -81,9 +83,9 @@ public record SinkSettings(
         return Sql.qualified(database, tables.get(table).name());
     }
 
-    /** The INSERT of batches: the columns and their types come with the data, in its header. */
-    public String insertSql(int table) {
-        return "INSERT INTO " + qualified(table) + " FORMAT RowBinaryWithNamesAndTypes";
+    /** The INSERT of batches in {@code format}: the columns and their types come with the data. */
+    public String insertSql(int table, InsertFormat format) {
+        return "INSERT INTO " + qualified(table) + " FORMAT " + format.clickHouseName();
     }
 
     /** The INSERT of a batch of a 0.1 checkpoint: plain RowBinary of the columns of a table as {@code schema create} made it. */

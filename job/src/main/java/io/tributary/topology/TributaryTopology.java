@@ -256,6 +256,7 @@ public final class TributaryTopology {
                         config.get(SINK_BATCH_MAX_BYTES),
                         config.get(SINK_BATCH_MAX_AGE),
                         config.get(SINK_COMPRESSION),
+                        config.get(SINK_FORMAT),
                         config.get(SINK_ASYNC_INSERT),
                         config.get(SINK_MAX_IN_FLIGHT),
                         config.get(SINK_RETRY_MAX_ATTEMPTS),

@@ -144,7 +144,7 @@ class ClickHouseSinkWriterTest {
         }
         return new SinkSettings(
                 ClickHouseEndpoint.of("http://localhost:1"), "db", tables, SchemaFlavor.MAP, delivery, Map.of(),
-                maxRows, maxBytes, Duration.ofHours(1), compression, false, 2, 3,
+                maxRows, maxBytes, Duration.ofHours(1), compression, InsertFormat.ROWBINARY, false, 2, 3,
                 Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofSeconds(5), onTableRefusal, "",
                 KafkaConnection.plain("localhost:1", Map.of()), KafkaConnection.plain("localhost:1", Map.of()));
     }
@@ -256,7 +256,7 @@ class ClickHouseSinkWriterTest {
 
     /** A batch of records at spans-3@41, 42, ..., the first of two rows, the others of one. */
     private static Batch batch(int table, Compression compression, boolean exactlyOnce, String... records) {
-        Batch b = new Batch(table, HEADER, 0, compression, new SegmentPool(0), exactlyOnce);
+        Batch b = new Batch(table, HEADER, 0, compression, new SegmentPool(0), exactlyOnce, null);
         for (int i = 0; i < records.length; i++) {
             b.add(new EncodedRows(table, i == 0 ? 2 : 1, records[i].getBytes(StandardCharsets.US_ASCII), HEADER, "spans", 3, 41 + i));
         }
@@ -265,16 +265,23 @@ class ClickHouseSinkWriterTest {
 
     @Test
     void aCommittableCarriesItsHeaderAndTokenThroughItsSerializerAndAVersion1OneIsInsertedAs01Did() throws Exception {
-        Batch b = new Batch(1, HEADER, 0, Compression.LZ4, new SegmentPool(0), true);
+        Batch b = new Batch(1, HEADER, 0, Compression.LZ4, new SegmentPool(0), true, null);
         b.add(new EncodedRows(1, 2, "xy".getBytes(StandardCharsets.US_ASCII), HEADER, "logs", 0, 7));
         SealedBatch sealed = b.seal();
         SealedBatchSerializer serializer = new SealedBatchSerializer();
-        SealedBatch restored = serializer.deserialize(2, serializer.serialize(sealed));
+        SealedBatch restored = serializer.deserialize(3, serializer.serialize(sealed));
         assertThat(restored.header).isEqualTo(HEADER);
         assertThat(restored.token).isEqualTo(sealed.token);
         assertThat(restored.table).isEqualTo(OtelTable.LOGS.ordinal());
+        assertThat(restored.format).isEqualTo(InsertFormat.ROWBINARY);
         assertThat(restored.chunks()).containsExactly("xy".getBytes(StandardCharsets.US_ASCII));
-        assertThatThrownBy(() -> serializer.deserialize(3, new byte[0])).hasMessageContaining("unknown version 3");
+        assertThatThrownBy(() -> serializer.deserialize(4, new byte[0])).hasMessageContaining("unknown version 4");
+        // a version-2 committable (before sink.format): RowBinary
+        SealedBatch v2 = serializer.deserialize(2, version2(sealed));
+        assertThat(v2.format).isEqualTo(InsertFormat.ROWBINARY);
+        assertThat(v2.token).isEqualTo(sealed.token);
+        assertThat(v2.header).isEqualTo(HEADER);
+        assertThat(v2.chunks()).containsExactly("xy".getBytes(StandardCharsets.US_ASCII));
         // a version-1 committable (release 0.1): no header, no stored token
         byte[] v1 = version1(OtelTable.TRACES.name(), "ab".getBytes(StandardCharsets.US_ASCII));
         SealedBatch old = serializer.deserialize(1, v1);
@@ -290,6 +297,109 @@ class ClickHouseSinkWriterTest {
         assertThatThrownBy(() -> serializer.deserialize(1, version1("SPANS_V9", new byte[0])))
                 .hasMessageContaining("table SPANS_V9, which this release does not write");
         committer.close();
+    }
+
+    /** A committable as the serializer of version 2 (before sink.format) wrote it. */
+    private static byte[] version2(SealedBatch b) throws IOException {
+        org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        out.writeUTF(OtelTable.values()[b.table].name());
+        out.writeUTF(b.compression.name());
+        out.writeUTF(b.token);
+        out.writeInt(b.header.length);
+        out.write(b.header);
+        out.writeInt(b.rawBytes);
+        out.writeInt(b.rows);
+        out.writeLong(b.checksum);
+        out.writeInt(b.records());
+        for (int i = 0; i < b.records(); i++) {
+            out.writeUTF(b.topics[i]);
+            out.writeInt(b.partitions[i]);
+            out.writeLong(b.offsets[i]);
+            out.writeInt(b.rowCounts[i]);
+            out.writeInt(b.lengths[i]);
+        }
+        byte[] body = b.body.toByteArray();
+        out.writeInt(body.length);
+        out.write(body);
+        return out.getCopyOfBuffer();
+    }
+
+    /**
+     * A Native batch: sealed as one block, checkpointed with its format, restored, and split into
+     * its records' RowBinary rows and into bodies of some of them; the token is the one RowBinary
+     * rows of the same records get.
+     */
+    @Test
+    void aNativeBatchKeepsItsFormatThroughItsCommittableAndSplitsIntoItsRecordsRows() throws Exception {
+        io.tributary.rowbinary.RowBinaryWriter h = new io.tributary.rowbinary.RowBinaryWriter(64);
+        h.writeVarUInt(2);
+        h.writeString("Name");
+        h.writeString("Attributes");
+        h.writeString("LowCardinality(String)");
+        h.writeString("Map(LowCardinality(String), String)");
+        byte[] header = h.toByteArray();
+        List<byte[]> records = new ArrayList<>();
+        int[] rows = {2, 1, 3};
+        for (int r = 0; r < rows.length; r++) {
+            io.tributary.rowbinary.RowBinaryWriter w = new io.tributary.rowbinary.RowBinaryWriter(64);
+            for (int i = 0; i < rows[r]; i++) {
+                w.writeString(i % 2 == 0 ? "GET /" : "record " + r);
+                w.writeMapSize(i);
+                for (int k = 0; k < i; k++) {
+                    w.writeString("k" + k);
+                    w.writeString("v" + r);
+                }
+            }
+            records.add(w.toByteArray());
+        }
+        NativeBlocks blocks = new NativeBlocks(1, 1L << 20);
+        Batch b = new Batch(0, header, 0, Compression.LZ4, new SegmentPool(0), true, blocks);
+        Batch rowBinary = new Batch(0, header, 0, Compression.LZ4, new SegmentPool(0), true, null);
+        for (int r = 0; r < rows.length; r++) {
+            b.add(new EncodedRows(0, rows[r], records.get(r), header, "spans", 1, 10 + r));
+            rowBinary.add(new EncodedRows(0, rows[r], records.get(r), header, "spans", 1, 10 + r));
+        }
+        SealedBatch sealed = b.seal();
+        SealedBatch sealedRows = rowBinary.seal();
+        assertThat(sealed.format).isEqualTo(InsertFormat.NATIVE);
+        assertThat(sealedRows.format).isEqualTo(InsertFormat.ROWBINARY);
+        assertThat(sealed.token).isEqualTo(sealedRows.token);
+        SealedBatchSerializer serializer = new SealedBatchSerializer();
+        SealedBatch restored = serializer.deserialize(SealedBatchSerializer.VERSION, serializer.serialize(sealed));
+        assertThat(restored.format).isEqualTo(InsertFormat.NATIVE);
+        assertThat(restored.token).isEqualTo(sealed.token);
+        byte[] block = Compression.LZ4.decompress(restored.body, restored.rawBytes);
+        assertThat(io.tributary.nativeformat.NativeBlock.rows(block).data())
+                .isEqualTo(concat(records.get(0), records.get(1), records.get(2)));
+        List<byte[]> chunks = restored.chunks();
+        assertThat(chunks).containsExactlyElementsOf(records);
+        byte[] part = Compression.LZ4.decompress(restored.body(chunks, 1, 3), partSize(header, records, rows));
+        io.tributary.nativeformat.NativeBlock.Rows partRows = io.tributary.nativeformat.NativeBlock.rows(part);
+        assertThat(partRows.data()).isEqualTo(concat(records.get(1), records.get(2)));
+        assertThat(partRows.rowEnds()).hasSize(4);
+        // a layout with a JSON column stays RowBinary
+        io.tributary.rowbinary.RowBinaryWriter j = new io.tributary.rowbinary.RowBinaryWriter(64);
+        j.writeVarUInt(1);
+        j.writeString("Attributes");
+        j.writeString("JSON");
+        assertThat(new Batch(0, j.toByteArray(), 0, Compression.LZ4, new SegmentPool(0), true, blocks).format)
+                .isEqualTo(InsertFormat.ROWBINARY);
+    }
+
+    /** Bytes of the Native block of records 1 and 2. */
+    private static int partSize(byte[] header, List<byte[]> records, int[] rows) {
+        io.tributary.nativeformat.NativeBlock b = io.tributary.nativeformat.NativeBlock.forHeader(header);
+        b.addRows(records.get(1), 0, records.get(1).length, rows[1]);
+        b.addRows(records.get(2), 0, records.get(2).length, rows[2]);
+        return b.toByteArray().length;
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
     }
 
     /** A committable as release 0.1's serializer (version 1) wrote it. */

@@ -84,7 +84,7 @@ class ServerSettingsITCase {
         ServerFacts facts = new ServerFacts("21.8.15.7", java.util.Set.of(), new Boolean[7]);
         SinkSettings exactlyOnce = new SinkSettings(settings.endpoint(), settings.database(), settings.tables(),
                 settings.flavor(), Delivery.EXACTLY_ONCE, settings.insertSettings(), settings.maxRows(), settings.maxBytes(),
-                settings.maxAge(), settings.compression(), settings.asyncInsert(), settings.maxInFlight(),
+                settings.maxAge(), settings.compression(), settings.format(), settings.asyncInsert(), settings.maxInFlight(),
                 settings.retryMaxAttempts(), settings.retryInitialBackoff(), settings.retryMaxBackoff(),
                 settings.requestTimeout(), settings.tableRefusal(), settings.deadLetterTopic(), settings.sourceKafka(),
                 settings.deadLetterKafka());
@@ -106,7 +106,7 @@ class ServerSettingsITCase {
         Map<String, String> insert = new HashMap<>(s.insertSettings());
         insert.putAll(extra);
         return new SinkSettings(s.endpoint(), s.database(), s.tables(), s.flavor(), s.delivery(), insert, s.maxRows(),
-                s.maxBytes(), s.maxAge(), s.compression(), s.asyncInsert(), s.maxInFlight(), s.retryMaxAttempts(),
+                s.maxBytes(), s.maxAge(), s.compression(), s.format(), s.asyncInsert(), s.maxInFlight(), s.retryMaxAttempts(),
                 s.retryInitialBackoff(), s.retryMaxBackoff(), s.requestTimeout(), s.tableRefusal(), s.deadLetterTopic(),
                 s.sourceKafka(), s.deadLetterKafka());
     }
