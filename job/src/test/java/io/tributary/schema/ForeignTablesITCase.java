@@ -176,14 +176,18 @@ class ForeignTablesITCase {
             ch.execute(String.format(LOGS_V080, "`" + old + "`"));
             ch.execute(String.format(TRACES_V080, "`" + old + "`"));
             ch.execute(String.format(SUM_V095, "`" + old + "`"));
-            TributaryConfig older = TributaryConfig.fromArgs(args(old, traces, logs, metrics, "traces,logs,metrics"));
+            // in Native: each foreign column type through the columnar encoder, compared below with the
+            // job's own tables, written in RowBinary
+            TributaryConfig older = TributaryConfig.fromArgs(RealServices.concat(
+                    args(old, traces, logs, metrics, "traces,logs,metrics"), "--sink.format", "native"));
             SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), older, TableEngine.MERGE_TREE, null);
             TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), older);
             // ClickStack's logs table
             ch.execute("CREATE DATABASE `" + clickstack + "`");
             ch.execute(String.format(LOGS_CLICKSTACK, "`" + clickstack + "`"));
             TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(),
-                    TributaryConfig.fromArgs(args(clickstack, traces, logs, metrics, "logs")));
+                    TributaryConfig.fromArgs(RealServices.concat(args(clickstack, traces, logs, metrics, "logs"),
+                            "--sink.format", "native")));
 
             assertThat(RealServices.count(created, "otel_traces")).isEqualTo(240);
             assertThat(RealServices.count(created, "otel_logs")).isEqualTo(240);
