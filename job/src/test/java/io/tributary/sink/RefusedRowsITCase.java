@@ -73,6 +73,7 @@ class RefusedRowsITCase {
             "--clickhouse.url", RealServices.clickHouseUrl(),
             "--clickhouse.database", db,
             "--sink.batch.max-rows", "100000",
+            "--sink.format", "native",
             "--checkpoint.interval", "1h"
         });
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
@@ -113,15 +114,16 @@ class RefusedRowsITCase {
      */
     @Test
     void halfTheRecordsRefusedAtLeastOnce() throws Exception {
-        everySecondRecordRefused("at-least-once");
+        everySecondRecordRefused("at-least-once", "rowbinary");
     }
 
+    /** In Native: the refused batch is split through its records' RowBinary rows and sent as Native parts. */
     @Test
     void halfTheRecordsRefusedExactlyOnce() throws Exception {
-        everySecondRecordRefused("exactly-once");
+        everySecondRecordRefused("exactly-once", "native");
     }
 
-    private void everySecondRecordRefused(String delivery) throws Exception {
+    private void everySecondRecordRefused(String delivery, String format) throws Exception {
         String topic = RealServices.uniqueName("it_refused_half");
         String dlq = RealServices.uniqueName("it_refused_half_dlq");
         String db = RealServices.uniqueName("it_refused_half");
@@ -144,7 +146,7 @@ class RefusedRowsITCase {
         ClickHouseClient ch = RealServices.clickHouse();
         try {
             TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(RealServices.boundedTraces(topic, dlq, db),
-                    "--sink.delivery", delivery, "--checkpoint.interval", "2s"));
+                    "--sink.delivery", delivery, "--sink.format", format, "--checkpoint.interval", "2s"));
             SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
             if (delivery.equals("exactly-once")) {
                 ch.execute("ALTER TABLE `" + db + "`.otel_traces MODIFY SETTING non_replicated_deduplication_window = 1000");
@@ -153,7 +155,8 @@ class RefusedRowsITCase {
             TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config);
 
             // the good spans, each once, every column as a run without the refused records writes them
-            TributaryConfig reference = TributaryConfig.fromArgs(RealServices.boundedTraces(cleanTopic, "", clean));
+            TributaryConfig reference = TributaryConfig.fromArgs(RealServices.concat(
+                    RealServices.boundedTraces(cleanTopic, "", clean), "--sink.format", "rowbinary"));
             SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), reference, TableEngine.MERGE_TREE, null);
             TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), reference);
             assertThat(RealServices.rows(db, "otel_traces")).hasSize(300).isEqualTo(RealServices.rows(clean, "otel_traces"));
@@ -252,7 +255,7 @@ class RefusedRowsITCase {
         RealServices.produce(topic, records);
         try {
             TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(RealServices.boundedTraces(topic, "", db),
-                    "--clickhouse.user", "tributary_small_memory", "--sink.batch.max-bytes", "256 mb",
+                    "--clickhouse.user", "tributary_small_memory", "--sink.batch.max-bytes", "256 mb", "--sink.format", "native",
                     "--sink.retry.initial-backoff", "50ms", "--flink.restart-strategy.type", "none"));
             SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -299,7 +302,7 @@ class RefusedRowsITCase {
         RealServices.produce(topic, records);
         try {
             TributaryConfig config = TributaryConfig.fromArgs(RealServices.concat(RealServices.boundedTraces(topic, dlq, db),
-                    "--flink.restart-strategy.type", "none"));
+                    "--sink.format", "rowbinary", "--flink.restart-strategy.type", "none"));
             SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
             TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config);
             assertThat(RealServices.clickHouse().query("SELECT count(), uniqExact(SpanId) FROM `" + db
