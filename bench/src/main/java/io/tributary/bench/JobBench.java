@@ -47,9 +47,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code SystemTimeMicroseconds} events: queries and merges) and the bytes ClickHouse received,
  * and divides by the rows that arrived.
  *
- * <p>{@code --sink ours|client-v2|jdbc|all}: the job as released, or the same Kafka source feeding
- * the baselines ({@link ObjectSpans} into {@link ClientV2Spans} or {@link JdbcSpans}), into the same
- * kind of table, with the same batch size and compression on.
+ * <p>{@code --sink}: a comma list of {@code ours} (the job as released), {@code rowbinary} and
+ * {@code native} (the job with that {@code sink.format}), {@code client-v2} and {@code jdbc} (the
+ * same Kafka source feeding the baselines, {@link ObjectSpans} into {@link ClientV2Spans} or {@link
+ * JdbcSpans}), or {@code all}; into the same kind of table, with the same batch size and
+ * compression on. {@code --engine}: a comma list of {@code MergeTree} (the exporter's table) and
+ * {@code null} (a Null table: what ClickHouse spends to read the INSERTs, nothing stored). Every
+ * sink runs for every engine, and a summary puts them side by side.
  */
 final class JobBench {
 
@@ -82,42 +86,65 @@ final class JobBench {
         String encoding = o.get("encoding", "proto");
         String topic = o.get("topic", "bench_spans_" + spans + "_" + encoding);
         String which = o.get("sink", "ours");
-        List<String> sinks = which.equals("all") ? List.of("ours", "client-v2", "jdbc") : List.of(which);
+        List<String> sinks = which.equals("all") ? List.of("rowbinary", "native", "client-v2", "jdbc")
+                : List.of(which.split(","));
+        List<String> engines = List.of(o.get("engine", "MergeTree").split(","));
         ensureTopic(bootstrap, topic, spans, encoding);
         ClickHouseClient ch = new ClickHouseClient(endpoint(o, url), Duration.ofMinutes(2));
         List<Figures> all = new ArrayList<>();
-        for (String sink : sinks) {
-            Figures f = runOne(o, ch, sink, spans, topic, bootstrap, url);
-            all.add(f);
-            System.out.printf(Locale.ROOT, "bench job --sink %s: %,d spans in the steady window (%.1f s): %,.0f spans/s;"
-                            + " job %.3f core-µs/span; ClickHouse %.3f core-µs/span; %.1f wire bytes/span; %d GCs (%d ms);"
-                            + " heap max %d MiB%n",
-                    f.sink(), f.spans(), f.seconds(), f.spansPerSecond(), f.jobCpuMicrosPerSpan(),
-                    f.clickHouseCpuMicrosPerSpan(), f.wireBytesPerSpan(), f.gcCount(), f.gcMillis(), f.heapMaxMiB());
-            Results.append(o, "job", Results.fields(
-                    "sink", f.sink(), "spans_total", spans, "encoding", encoding, "parallelism", o.integer("parallelism", 2),
-                    "engine", o.get("engine", "MergeTree"), "window_spans", f.spans(), "window_seconds", f.seconds(),
-                    "spans_per_s", Math.round(f.spansPerSecond()), "job_core_us_per_span", f.jobCpuMicrosPerSpan(),
-                    "clickhouse_core_us_per_span", f.clickHouseCpuMicrosPerSpan(),
-                    "wire_bytes_per_span", f.wireBytesPerSpan(), "gc_count", f.gcCount(), "gc_ms", f.gcMillis(),
-                    "heap_max_mib", f.heapMaxMiB(), "rows", f.rows()));
+        List<String> allEngines = new ArrayList<>();
+        for (String engine : engines) {
+            for (String sink : sinks) {
+                Figures f = runOne(o, ch, sink, engine, spans, topic, bootstrap, url);
+                all.add(f);
+                allEngines.add(engine);
+                System.out.printf(Locale.ROOT, "bench job --sink %s --engine %s: %,d spans in the steady window (%.1f s):"
+                                + " %,.0f spans/s; job %.3f core-µs/span; ClickHouse %.3f core-µs/span; %.1f wire bytes/span;"
+                                + " %d GCs (%d ms); heap max %d MiB%n",
+                        f.sink(), engine, f.spans(), f.seconds(), f.spansPerSecond(), f.jobCpuMicrosPerSpan(),
+                        f.clickHouseCpuMicrosPerSpan(), f.wireBytesPerSpan(), f.gcCount(), f.gcMillis(), f.heapMaxMiB());
+                Results.append(o, "job", Results.fields(
+                        "sink", f.sink(), "spans_total", spans, "encoding", encoding, "parallelism", o.integer("parallelism", 2),
+                        "engine", engine, "window_spans", f.spans(), "window_seconds", f.seconds(),
+                        "spans_per_s", Math.round(f.spansPerSecond()), "job_core_us_per_span", f.jobCpuMicrosPerSpan(),
+                        "clickhouse_core_us_per_span", f.clickHouseCpuMicrosPerSpan(),
+                        "wire_bytes_per_span", f.wireBytesPerSpan(), "gc_count", f.gcCount(), "gc_ms", f.gcMillis(),
+                        "heap_max_mib", f.heapMaxMiB(), "rows", f.rows()));
+            }
         }
         if (all.size() > 1) {
-            Figures ours = all.get(0);
-            for (Figures f : all.subList(1, all.size())) {
-                System.out.printf(Locale.ROOT, "bench job: ours vs %s: %.1fx fewer job CPU-seconds per span, %.1fx the"
-                                + " throughput, ClickHouse %.2fx; same rows: %s%n",
-                        f.sink(), f.jobCpuMicrosPerSpan() / ours.jobCpuMicrosPerSpan(),
-                        ours.spansPerSecond() / f.spansPerSecond(),
-                        f.clickHouseCpuMicrosPerSpan() / ours.clickHouseCpuMicrosPerSpan(),
-                        f.rows().equals(ours.rows()) ? "yes (" + f.rows() + ")" : "NO: " + f.rows() + " vs " + ours.rows());
-            }
+            summary(all, allEngines);
         }
         ch.close();
     }
 
-    private static Figures runOne(Args o, ClickHouseClient ch, String sink, long spans, String topic, String bootstrap,
-            String url) throws Exception {
+    /**
+     * The runs side by side: per engine, each sink against the first; and every figure in the
+     * machine unit of this run, ClickHouse's CPU per span for the first sink into the first engine
+     * (with {@code --sink rowbinary,native --engine null,MergeTree}: ClickHouse parsing RowBinary
+     * into a Null table), so that runs on machines of different speed compare.
+     */
+    private static void summary(List<Figures> all, List<String> engines) {
+        double unit = all.get(0).clickHouseCpuMicrosPerSpan();
+        System.out.printf(Locale.ROOT, "bench job: machine unit = ClickHouse core-µs/span of --sink %s --engine %s = %.3f%n",
+                all.get(0).sink(), engines.get(0), unit);
+        System.out.printf(Locale.ROOT, "  %-10s %-10s %9s %9s %9s %9s %9s %9s %8s %s%n", "sink", "engine", "job µs", "CH µs",
+                "sum µs", "job/unit", "CH/unit", "CH/first", "bytes", "same rows as the first");
+        for (int i = 0; i < all.size(); i++) {
+            Figures f = all.get(i);
+            int first = engines.indexOf(engines.get(i));
+            Figures base = all.get(first);
+            boolean hashed = !f.rows().contains("/") || base.rows().equals(f.rows());
+            System.out.printf(Locale.ROOT, "  %-10s %-10s %9.3f %9.3f %9.3f %9.3f %9.3f %9.2f %8.1f %s%n", f.sink(),
+                    engines.get(i), f.jobCpuMicrosPerSpan(), f.clickHouseCpuMicrosPerSpan(),
+                    f.jobCpuMicrosPerSpan() + f.clickHouseCpuMicrosPerSpan(), f.jobCpuMicrosPerSpan() / unit,
+                    f.clickHouseCpuMicrosPerSpan() / unit, f.clickHouseCpuMicrosPerSpan() / base.clickHouseCpuMicrosPerSpan(),
+                    f.wireBytesPerSpan(), hashed ? "yes (" + f.rows() + ")" : "NO: " + f.rows() + " vs " + base.rows());
+        }
+    }
+
+    private static Figures runOne(Args o, ClickHouseClient ch, String sink, String engineName, long spans, String topic,
+            String bootstrap, String url) throws Exception {
         String db = "bench";
         String table = "otel_traces_" + sink.replace('-', '_') + "_" + System.currentTimeMillis();
         List<String> args = new ArrayList<>(List.of(
@@ -127,6 +154,9 @@ final class JobBench {
                 "--parallelism", Integer.toString(o.integer("parallelism", 2)),
                 "--clickhouse.url", url, "--clickhouse.database", db, "--clickhouse.tables.traces", table,
                 "--clickhouse.schema", "map", "--dlq.topic", "", "--flink.rest.port", "0"));
+        if (sink.equals("rowbinary") || sink.equals("native")) {
+            args.addAll(List.of("--sink.format", sink));
+        }
         for (Map.Entry<String, String> e : o.asMap().entrySet()) {
             if (e.getKey().startsWith("job.")) {
                 args.add("--" + e.getKey().substring(4));
@@ -134,7 +164,7 @@ final class JobBench {
             }
         }
         TributaryConfig config = TributaryConfig.fromArgs(args.toArray(new String[0]));
-        TableEngine engine = o.get("engine", "MergeTree").equalsIgnoreCase("null") ? TableEngine.NULL : TableEngine.MERGE_TREE;
+        TableEngine engine = engineName.equalsIgnoreCase("null") ? TableEngine.NULL : TableEngine.MERGE_TREE;
         SchemaManager.create(io.tributary.topology.TributaryTopology.endpoint(config), config, engine, null);
         if (engine == TableEngine.NULL) {
             // a Null table counts nothing: a view counts its rows
@@ -149,7 +179,7 @@ final class JobBench {
         AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread job = new Thread(() -> {
             try {
-                if (sink.equals("ours")) {
+                if (sink.equals("ours") || sink.equals("rowbinary") || sink.equals("native")) {
                     TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config);
                 } else {
                     baseline(config, sink, url, db, table, batchRows);
@@ -266,7 +296,8 @@ final class JobBench {
             spans.sinkTo(new ClientV2Spans(url, db, table, batchRows,
                     config.get(TributaryOptions.SINK_MAX_IN_FLIGHT))).name("client-v2");
         } else {
-            throw new IllegalArgumentException("--sink: ours, client-v2, jdbc or all, not '" + sink + "'");
+            throw new IllegalArgumentException("--sink: ours, rowbinary, native, client-v2, jdbc (a comma list) or all, not '"
+                    + sink + "'");
         }
         env.execute("bench baseline " + sink);
     }

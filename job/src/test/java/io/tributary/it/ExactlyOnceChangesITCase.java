@@ -45,9 +45,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Exactly-once state that does not depend on today's settings, on the real services: batches in a
- * savepoint keep their deduplication token when their table is renamed or their signal turned off
- * before the restore; a batch that the restored table can no longer take fails the restore naming
- * the column; and how much each checkpoint holds is bounded.
+ * savepoint keep their deduplication token (and their INSERT format) when their table is renamed,
+ * their signal turned off or {@code sink.format} changed before the restore; a batch that the
+ * restored table can no longer take fails the restore naming the column; and how much each
+ * checkpoint holds is bounded.
  */
 public class ExactlyOnceChangesITCase {
 
@@ -94,7 +95,8 @@ public class ExactlyOnceChangesITCase {
         ClickHouseClient ch = RealServices.clickHouse();
         // checkpoints far apart: rows reach ClickHouse when the savepoint completes (stop-with-savepoint
         // commits its batches), and the savepoint still holds them, so every restore commits them again
-        String[] first = args(db, traces, logs, "traces", "--checkpoint.interval", "1h");
+        // the INSERT format changes at each restore too: a batch keeps the format it was made in, and its token
+        String[] first = args(db, traces, logs, "traces", "--checkpoint.interval", "1h", "--sink.format", "rowbinary");
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()),
                 TributaryConfig.fromArgs(args(db, traces, logs, "traces,logs")), TableEngine.MERGE_TREE, null);
         JobClient job = null;
@@ -111,7 +113,7 @@ public class ExactlyOnceChangesITCase {
             ch.execute("RENAME TABLE `" + db + "`.otel_traces TO `" + db + "`.spans_renamed");
             long repeats = droppedRepeats(ch);
             String[] renamed = args(db, traces, logs, "traces,logs", "--checkpoint.interval", "1h",
-                    "--clickhouse.tables.traces", "spans_renamed");
+                    "--clickhouse.tables.traces", "spans_renamed", "--sink.format", "native");
             job = start(renamed, savepoint);
             List<byte[]> more = new ArrayList<>();
             for (long k = 40; k < 50; k++) {
@@ -127,7 +129,7 @@ public class ExactlyOnceChangesITCase {
             // traces turned off: the savepoint's span batches still go to their table, dropped as repeats
             repeats = droppedRepeats(ch);
             job = start(args(db, traces, logs, "logs", "--checkpoint.interval", "1s",
-                    "--clickhouse.tables.traces", "spans_renamed"), savepoint);
+                    "--clickhouse.tables.traces", "spans_renamed", "--sink.format", "rowbinary"), savepoint);
             Thread.sleep(8_000);
             assertThat(counts(ch, db, "spans_renamed")).containsExactly(5_000L, 5_000L);
             assertThat(droppedRepeats(ch) - repeats).isPositive();
