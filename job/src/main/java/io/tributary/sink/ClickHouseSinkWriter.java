@@ -75,9 +75,8 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         // the batches in flight and those filling, at the usual 5-10x compression of telemetry
         this.pool = new SegmentPool(exactlyOnce ? 0 : 4 * (settings.maxInFlight() + settings.tables().size()));
         this.maxAgeMillis = settings.maxAge().toMillis();
-        // one block per open batch and per sender; none kept that grew far past a full batch
-        this.blocks = settings.format() == InsertFormat.NATIVE
-                ? new NativeBlocks(settings.maxInFlight() + 1, 2 * settings.maxBytes()) : null;
+        // idle blocks keep at most one full batch's worth of column buffers
+        this.blocks = settings.format() == InsertFormat.NATIVE ? new NativeBlocks(settings.maxBytes()) : null;
         AtomicInteger n = new AtomicInteger();
         this.senders =
                 Executors.newFixedThreadPool(

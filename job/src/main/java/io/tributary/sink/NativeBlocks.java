@@ -9,16 +9,17 @@ import java.util.List;
 
 /**
  * The Native blocks of one sink writer's batches, by layout: taken when a batch opens, given back
- * when it is sealed, so their column buffers, once grown to a batch's size, serve the next
- * batches. Keeps at most {@code retain} idle blocks per layout and none that grew past {@code
- * maxBytes}. Also remembers which layouts Native is written for. Thread-safe (taken by the task
- * thread, given back by the senders).
+ * when it is sealed, so their column buffers, once grown, serve the next batches. The idle blocks
+ * of all layouts together hold at most {@code maxBytes} (one full batch's worth), so the pool never
+ * holds more than the open batches' byte budget again. Also remembers which layouts Native is
+ * written for. Thread-safe (taken by the task thread, given back by the senders).
  */
 final class NativeBlocks {
 
-    private final int retain;
     private final long maxBytes;
     private final List<Layout> layouts = new ArrayList<>();
+    /** Bytes the idle blocks hold. */
+    private long idleBytes;
 
     private static final class Layout {
         final byte[] header;
@@ -31,8 +32,7 @@ final class NativeBlocks {
         }
     }
 
-    NativeBlocks(int retain, long maxBytes) {
-        this.retain = retain;
+    NativeBlocks(long maxBytes) {
         this.maxBytes = maxBytes;
     }
 
@@ -43,15 +43,21 @@ final class NativeBlocks {
             return null;
         }
         NativeBlock b = l.idle.poll();
-        return b != null ? b : NativeBlock.forHeader(l.header);
+        if (b == null) {
+            return NativeBlock.forHeader(l.header);
+        }
+        idleBytes -= b.bytes();
+        return b;
     }
 
     /** Takes back a block of {@link #take}, written: it is cleared here. */
     synchronized void give(byte[] header, NativeBlock block) {
         Layout l = layout(header);
-        if (l.idle.size() < retain && block.bytes() <= maxBytes) {
+        long bytes = block.bytes();
+        if (idleBytes + bytes <= maxBytes) {
             block.clear();
             l.idle.push(block);
+            idleBytes += bytes;
         }
     }
 

@@ -79,9 +79,18 @@ class FaultToleranceITCase {
         }
     }
 
+    /**
+     * Each fault runs in both INSERT formats, without doubling the suite: at least once in Native,
+     * exactly once in RowBinary (RefusedRowsITCase and ExactlyOnceChangesITCase take Native
+     * committables through refusals and restores).
+     */
+    static String format(Delivery delivery) {
+        return delivery == Delivery.AT_LEAST_ONCE ? "native" : "rowbinary";
+    }
+
     @AfterAll
     static void report() throws Exception {
-        StringBuilder sb = new StringBuilder("| fault | delivery | N | lost | duplicates | time to recover | repeats ClickHouse dropped |\n"
+        StringBuilder sb = new StringBuilder("| fault | delivery, format | N | lost | duplicates | time to recover | repeats ClickHouse dropped |\n"
                 + "|---|---|---|---|---|---|---|\n");
         RESULTS.forEach(sb::append);
         Files.writeString(Path.of("target", "fault-results.md"), sb.toString());
@@ -125,6 +134,7 @@ class FaultToleranceITCase {
                 "--checkpoint.interval", "1s",
                 "--sink.batch.max-age", "500ms",
                 "--sink.delivery", delivery.id(),
+                "--sink.format", format(delivery),
                 "--flink.execution.checkpointing.dir", checkpoints.toUri().toString(),
                 "--flink.rest.port", "0");
         SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()),
@@ -327,6 +337,7 @@ class FaultToleranceITCase {
                 "--sink.batch.max-age", "500ms",
                 "--sink.batch.max-bytes", "8 mb",
                 "--sink.delivery", delivery.id(),
+                "--sink.format", format(delivery),
                 "--flink.execution.checkpointing.dir", Path.of("target", "checkpoints", db).toAbsolutePath().toUri().toString(),
                 "--sink.retry.max-attempts", "1000",
                 "--sink.retry.max-backoff", "2s",
@@ -393,7 +404,8 @@ class FaultToleranceITCase {
         Outcome o = new Outcome(n, Long.parseLong(counts[0]), Long.parseLong(counts[1]), Math.max(recover, 0));
         long dropped = droppedRepeats() - dropped0;
         RESULTS.add(String.format(Locale.ROOT, "| %s | %s | %,d | %d | %d | %.1f s | %d |%n",
-                fault, delivery.id(), o.produced(), o.lost(), o.duplicates(), o.recoverSeconds(), dropped));
+                fault, delivery.id() + ", " + format(delivery), o.produced(), o.lost(), o.duplicates(), o.recoverSeconds(),
+                dropped));
         System.out.printf(Locale.ROOT, "fault %s, %s: N=%d lost=%d duplicates=%d recovered in %.1f s (proxy connections %d,"
                         + " repeated blocks ClickHouse dropped %d)%n",
                 fault, delivery.id(), o.produced(), o.lost(), o.duplicates(), o.recoverSeconds(), proxy.connections(), dropped);
