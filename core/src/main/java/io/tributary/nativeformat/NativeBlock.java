@@ -17,7 +17,7 @@ import java.util.List;
  * gets {@code LowCardinality} values as the dictionaries it stores.
  * https://clickhouse.com/docs/interfaces/formats/Native
  *
- * <p>Not thread-safe; reusable ({@link #clear}). {@link #rows(byte[])} is the inverse, for
+ * <p>Not thread-safe; reusable ({@link #clear}). {@link #rows} is the inverse, for
  * splitting a refused batch into the rows of its records.
  */
 public final class NativeBlock {
@@ -128,53 +128,79 @@ public final class NativeBlock {
 
     /**
      * The rows of the Native blocks in {@code body}, in RowBinary, in order: the inverse of
-     * {@link #writeTo}, for blocks of any types {@link #forHeader} writes.
+     * {@link #writeTo}, for blocks of any types {@link #forHeader} writes. Whatever the bytes, it
+     * allocates no more than they and {@code maxRowBytes} allow.
      *
-     * @throws IllegalStateException when the bytes are not such blocks
+     * @param maxRowBytes the most RowBinary the rows may take (what the batch says its records gave)
+     * @throws IllegalStateException when the bytes are not such blocks, or give more rows' bytes
      */
-    public static Rows rows(byte[] body) {
-        RowBinaryWriter out = new RowBinaryWriter(body.length + 1024);
+    public static Rows rows(byte[] body, long maxRowBytes) {
+        try {
+            return readRows(body, maxRowBytes);
+        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+            throw new IllegalStateException("not a Native block: " + e.getMessage(), e);
+        }
+    }
+
+    private static Rows readRows(byte[] body, long maxRowBytes) {
+        int limit = (int) Math.min(maxRowBytes, Integer.MAX_VALUE - 16);
+        RowBinaryWriter out = new RowBinaryWriter((int) Math.min(limit, body.length + 1024L));
+        out.limit(limit, () -> new IllegalStateException("the Native blocks give more than " + maxRowBytes
+                + " bytes of rows"));
         int[] ends = new int[64];
         int total = 0;
         int p = 0;
         int[] next = new int[1];
         while (p < body.length) {
-            int columnCount = (int) NativeColumn.checkedCount(Leb128.read(body, p, next), "column count");
+            long columnCount = Leb128.read(body, p, next);
             p = next[0];
-            int rowCount = (int) NativeColumn.checkedCount(Leb128.read(body, p, next), "row count");
+            long rowCount = Leb128.read(body, p, next);
             p = next[0];
-            NativeColumn[] cs = new NativeColumn[columnCount];
-            for (int i = 0; i < columnCount; i++) {
+            // every column takes a byte a row at least, and a name and a type
+            if (columnCount < 1 || columnCount > body.length - p || rowCount > body.length - p) {
+                throw new IllegalStateException("a Native block of " + columnCount + " columns and " + rowCount
+                        + " rows in " + (body.length - p) + " bytes");
+            }
+            NativeColumn[] cs = new NativeColumn[(int) columnCount];
+            int n = (int) rowCount;
+            for (int i = 0; i < cs.length; i++) {
                 p = skipString(body, p, next); // the name
-                int typeLength = (int) Leb128.read(body, p, next);
+                long typeLength = Leb128.read(body, p, next);
                 p = next[0];
-                String type = new String(body, p, typeLength, StandardCharsets.UTF_8);
-                p += typeLength;
+                if (typeLength > body.length - p) {
+                    throw new IllegalStateException("a Native column type of " + typeLength + " bytes");
+                }
+                String type = new String(body, p, (int) typeLength, StandardCharsets.UTF_8);
+                p += (int) typeLength;
                 cs[i] = NativeColumn.of(ChType.parse(type));
                 if (cs[i] == null) {
                     throw new IllegalStateException("a Native block has a column of type " + type);
                 }
                 p = cs[i].readPrefix(body, p);
-                p = cs[i].readData(body, p, rowCount);
+                p = cs[i].readData(body, p, n);
             }
-            if (total + rowCount > ends.length) {
-                ends = Arrays.copyOf(ends, Math.max(ends.length * 2, total + rowCount));
+            if (total + n > ends.length) {
+                ends = Arrays.copyOf(ends, Math.max(ends.length * 2, total + n));
             }
-            for (int r = 0; r < rowCount; r++) {
+            for (int r = 0; r < n; r++) {
                 for (NativeColumn c : cs) {
                     c.next(out);
                 }
                 ends[total++] = out.size();
             }
         }
-        if (p != body.length) {
-            throw new IllegalStateException("Native blocks end at " + p + " of " + body.length + " bytes");
+        if (out.size() > maxRowBytes) { // the writer's limit counts its whole buffer, 16 bytes at least
+            throw new IllegalStateException("the Native blocks give " + out.size() + " bytes of rows, more than "
+                    + maxRowBytes);
         }
         return new Rows(out.toByteArray(), Arrays.copyOf(ends, total));
     }
 
     private static int skipString(byte[] b, int p, int[] next) {
         long n = Leb128.read(b, p, next);
+        if (n > b.length - next[0]) {
+            throw new IllegalStateException("a Native column name of " + n + " bytes");
+        }
         return (int) (next[0] + n);
     }
 

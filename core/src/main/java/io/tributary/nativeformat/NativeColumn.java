@@ -166,6 +166,15 @@ abstract class NativeColumn {
         out.write(b, 0, 8);
     }
 
+    /** Where {@code n} UInt64 offsets from {@code p} end, refused past the block. */
+    static int offsetsEnd(byte[] b, int p, int n) {
+        long end = p + 8L * n;
+        if (end > b.length) {
+            throw new IllegalStateException("Native offsets end past their block");
+        }
+        return (int) end;
+    }
+
     static long checkedCount(long v, String what) {
         if (v < 0 || v > Integer.MAX_VALUE) {
             throw new IllegalStateException("a Native column's " + what + " is " + v);
@@ -359,6 +368,9 @@ abstract class NativeColumn {
         int readData(byte[] b, int p, int n) {
             in = b;
             at = p;
+            if ((long) p + n > b.length) {
+                throw new IllegalStateException("a Native null map ends past its block");
+            }
             return inner.readData(b, p + n, n);
         }
 
@@ -442,8 +454,9 @@ abstract class NativeColumn {
             in = b;
             at = p;
             previous = 0;
-            long elements = n == 0 ? 0 : checkedCount(Buf.readLong(b, p + (n - 1) * 8), "element count");
-            return inner.readData(b, p + n * 8, (int) elements);
+            int end = offsetsEnd(b, p, n);
+            long elements = n == 0 ? 0 : checkedCount(Buf.readLong(b, end - 8), "element count");
+            return inner.readData(b, end, (int) elements);
         }
 
         @Override
@@ -533,8 +546,9 @@ abstract class NativeColumn {
             in = b;
             at = p;
             previous = 0;
-            long elements = n == 0 ? 0 : checkedCount(Buf.readLong(b, p + (n - 1) * 8), "entry count");
-            p = keys.readData(b, p + n * 8, (int) elements);
+            int end = offsetsEnd(b, p, n);
+            long elements = n == 0 ? 0 : checkedCount(Buf.readLong(b, end - 8), "entry count");
+            p = keys.readData(b, end, (int) elements);
             return values.readData(b, p, (int) elements);
         }
 
@@ -745,10 +759,16 @@ abstract class NativeColumn {
                 throw new IllegalStateException("a Native LowCardinality column with a global dictionary");
             }
             int code = (int) (flags & 0xFF);
-            readWidth = code == 0 ? 1 : code == 1 ? 2 : code == 2 ? 4 : 8;
-            int count = (int) checkedCount(Buf.readLong(b, p + 8), "dictionary size");
+            if (code > 3) {
+                throw new IllegalStateException("a Native LowCardinality index type " + code);
+            }
+            readWidth = 1 << code;
+            long count = Buf.readLong(b, p + 8);
             p += 16;
-            readKeyStart = new int[count];
+            if (count < 1 || count > b.length - p) {
+                throw new IllegalStateException("a Native LowCardinality dictionary of " + count + " keys");
+            }
+            readKeyStart = new int[(int) count];
             for (int k = 0; k < count; k++) {
                 readKeyStart[k] = p;
                 p = varintEnd(b, p) + varint(b, p);
@@ -759,7 +779,11 @@ abstract class NativeColumn {
             }
             in = b;
             at = p + 8;
-            return at + n * readWidth;
+            long end = at + (long) n * readWidth;
+            if (end > b.length) {
+                throw new IllegalStateException("Native LowCardinality indexes end past their block");
+            }
+            return (int) end;
         }
 
         @Override
@@ -769,6 +793,10 @@ abstract class NativeColumn {
                 id |= (in[at + i] & 0xFFL) << (8 * i);
             }
             at += readWidth;
+            if (id < 0 || id >= readKeyStart.length) {
+                throw new IllegalStateException("a Native LowCardinality index " + id + " past its " + readKeyStart.length
+                        + " keys");
+            }
             int k = readKeyStart[(int) id];
             out.writeRaw(in, k, varintEnd(in, k) + varint(in, k) - k);
         }

@@ -62,7 +62,7 @@ class NativeBlockTest {
         row.writeString("y");
         b.addRows(row.buffer(), 0, row.size(), 1);
         assertEquals(expected, HexFormat.of().formatHex(b.toByteArray()));
-        NativeBlock.Rows back = NativeBlock.rows(b.toByteArray());
+        NativeBlock.Rows back = NativeBlock.rows(b.toByteArray(), Integer.MAX_VALUE);
         assertArrayEquals(row.toByteArray(), back.data());
         assertArrayEquals(new int[] {row.size()}, back.rowEnds());
     }
@@ -142,12 +142,12 @@ class NativeBlockTest {
                 b.addRows(chunk.buffer(), 0, chunk.size(), n);
                 added += n;
             }
-            NativeBlock.Rows back = NativeBlock.rows(b.toByteArray());
+            NativeBlock.Rows back = NativeBlock.rows(b.toByteArray(), Integer.MAX_VALUE);
             assertArrayEquals(all.toByteArray(), back.data(), "types " + types);
             assertArrayEquals(ends.stream().mapToInt(Integer::intValue).toArray(), back.rowEnds(), "types " + types);
             b.clear();
             assertEquals(0, b.rows());
-            assertEquals(0, NativeBlock.rows(b.toByteArray()).rowEnds().length);
+            assertEquals(0, NativeBlock.rows(b.toByteArray(), Integer.MAX_VALUE).rowEnds().length);
         }
     }
 
@@ -163,7 +163,7 @@ class NativeBlockTest {
             w.writeString("v0");
             w.writeString("");
             b.addRows(w.buffer(), 0, w.size(), distinct + 2);
-            assertArrayEquals(w.toByteArray(), NativeBlock.rows(b.toByteArray()).data(), distinct + " distinct");
+            assertArrayEquals(w.toByteArray(), NativeBlock.rows(b.toByteArray(), Integer.MAX_VALUE).data(), distinct + " distinct");
         }
     }
 
@@ -234,7 +234,8 @@ class NativeBlockTest {
         byte[] one = {3, 'a', 'b', 'c'};
         b.addRows(one, 0, one.length, 1);
         byte[] block = b.toByteArray();
-        assertThrows(RuntimeException.class, () -> NativeBlock.rows(Arrays.copyOf(block, block.length - 1)));
-        assertThrows(RuntimeException.class, () -> NativeBlock.rows(Arrays.copyOf(block, block.length + 1)));
+        assertThrows(IllegalStateException.class, () -> NativeBlock.rows(Arrays.copyOf(block, block.length - 1), 100));
+        assertThrows(IllegalStateException.class, () -> NativeBlock.rows(Arrays.copyOf(block, block.length + 1), 100));
+        assertThrows(IllegalStateException.class, () -> NativeBlock.rows(block, 3)); // 4 bytes of rows, 3 allowed
     }
 }

@@ -131,7 +131,7 @@ public final class SealedBatch {
      * a block that does not give back exactly their rows and bytes is a bug, never split on.
      */
     private byte[] nativeRows(byte[] block) {
-        NativeBlock.Rows r = NativeBlock.rows(block);
+        NativeBlock.Rows r = NativeBlock.rows(block, bytes(0, records()));
         int[] ends = r.rowEnds();
         int row = 0;
         long at = 0;

@@ -369,12 +369,12 @@ class ClickHouseSinkWriterTest {
         assertThat(restored.format).isEqualTo(InsertFormat.NATIVE);
         assertThat(restored.token).isEqualTo(sealed.token);
         byte[] block = Compression.LZ4.decompress(restored.body, restored.rawBytes);
-        assertThat(io.tributary.nativeformat.NativeBlock.rows(block).data())
+        assertThat(io.tributary.nativeformat.NativeBlock.rows(block, Integer.MAX_VALUE).data())
                 .isEqualTo(concat(records.get(0), records.get(1), records.get(2)));
         List<byte[]> chunks = restored.chunks();
         assertThat(chunks).containsExactlyElementsOf(records);
         byte[] part = Compression.LZ4.decompress(restored.body(chunks, 1, 3), partSize(header, records, rows));
-        io.tributary.nativeformat.NativeBlock.Rows partRows = io.tributary.nativeformat.NativeBlock.rows(part);
+        io.tributary.nativeformat.NativeBlock.Rows partRows = io.tributary.nativeformat.NativeBlock.rows(part, Integer.MAX_VALUE);
         assertThat(partRows.data()).isEqualTo(concat(records.get(1), records.get(2)));
         assertThat(partRows.rowEnds()).hasSize(4);
         // a layout with a JSON column stays RowBinary
