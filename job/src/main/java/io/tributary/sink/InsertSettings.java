@@ -54,6 +54,11 @@ public final class InsertSettings {
         p.add(new Pin("input_format_with_types_use_header", "1", header, null));
         p.add(new Pin("input_format_skip_unknown_fields", "0", header, null));
         p.add(new Pin("input_format_defaults_for_omitted_fields", "1", header, null));
+        // A Native block's columns must have the table's types (LowCardinality aside): with the
+        // conversion on, ClickHouse would CAST a column of another type, and a table altered to a
+        // narrower type (Int64 to UInt8) would store 300 as 44 instead of refusing the INSERT. A
+        // server without the setting predates the conversion.
+        p.add(new Pin("input_format_native_allow_types_conversion", "0", null, null));
         String noSkips = "no row may be skipped as bad";
         p.add(new Pin("input_format_allow_errors_num", "0", noSkips, null));
         p.add(new Pin("input_format_allow_errors_ratio", "0", noSkips, null));
