@@ -84,12 +84,13 @@ final class JobBench {
         String bootstrap = o.get("kafka.bootstrap-servers", "localhost:9092");
         String url = o.get("clickhouse.url", "http://localhost:8123");
         String encoding = o.get("encoding", "proto");
-        String topic = o.get("topic", "bench_spans_" + spans + "_" + encoding);
+        String signal = o.get("signal", "traces");
+        String topic = o.get("topic", "bench_" + (signal.equals("traces") ? "spans" : signal) + "_" + spans + "_" + encoding);
         String which = o.get("sink", "ours");
         List<String> sinks = which.equals("all") ? List.of("rowbinary", "native", "client-v2", "jdbc")
                 : List.of(which.split(","));
         List<String> engines = List.of(o.get("engine", "MergeTree").split(","));
-        ensureTopic(bootstrap, topic, spans, encoding);
+        ensureTopic(bootstrap, topic, spans, encoding, signal);
         ClickHouseClient ch = new ClickHouseClient(endpoint(o, url), Duration.ofMinutes(2));
         List<Figures> all = new ArrayList<>();
         List<String> allEngines = new ArrayList<>();
@@ -104,7 +105,7 @@ final class JobBench {
                         f.sink(), engine, f.spans(), f.seconds(), f.spansPerSecond(), f.jobCpuMicrosPerSpan(),
                         f.clickHouseCpuMicrosPerSpan(), f.wireBytesPerSpan(), f.gcCount(), f.gcMillis(), f.heapMaxMiB());
                 Results.append(o, "job", Results.fields(
-                        "sink", f.sink(), "spans_total", spans, "encoding", encoding, "parallelism", o.integer("parallelism", 2),
+                        "sink", f.sink(), "signal", signal, "spans_total", spans, "encoding", encoding, "parallelism", o.integer("parallelism", 2),
                         "engine", engine, "window_spans", f.spans(), "window_seconds", f.seconds(),
                         "spans_per_s", Math.round(f.spansPerSecond()), "job_core_us_per_span", f.jobCpuMicrosPerSpan(),
                         "clickhouse_core_us_per_span", f.clickHouseCpuMicrosPerSpan(),
@@ -143,19 +144,49 @@ final class JobBench {
         }
     }
 
+    /** The tables of {@code signal}: the option that names each, and its name in the exporter's schema. */
+    private static Map<String, String> tables(String signal) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        switch (signal) {
+            case "traces":
+                out.put("clickhouse.tables.traces", "otel_traces");
+                break;
+            case "logs":
+                out.put("clickhouse.tables.logs", "otel_logs");
+                break;
+            case "metrics":
+                for (String kind : List.of("gauge", "sum", "histogram", "exponential_histogram", "summary")) {
+                    out.put("clickhouse.tables.metrics." + kind, "otel_metrics_" + kind);
+                }
+                break;
+            default:
+                throw new IllegalArgumentException("--signal: traces, logs or metrics, not '" + signal + "'");
+        }
+        return out;
+    }
+
     private static Figures runOne(Args o, ClickHouseClient ch, String sink, String engineName, long spans, String topic,
             String bootstrap, String url) throws Exception {
         String db = "bench";
-        String table = "otel_traces_" + sink.replace('-', '_') + "_" + System.currentTimeMillis();
+        String signal = o.get("signal", "traces");
+        String suffix = "_" + sink.replace('-', '_') + "_" + System.currentTimeMillis();
+        List<String> tables = new ArrayList<>();
         List<String> args = new ArrayList<>(List.of(
-                "--signals", "traces",
-                "--kafka.bootstrap-servers", bootstrap, "--kafka.topics.traces", topic, "--kafka.group-id", table,
+                "--signals", signal,
+                "--kafka.bootstrap-servers", bootstrap, "--kafka.topics." + signal, topic, "--kafka.group-id", "bench" + suffix,
                 "--kafka.bounded", "true", "--kafka.starting-offsets", "earliest",
                 "--parallelism", Integer.toString(o.integer("parallelism", 2)),
-                "--clickhouse.url", url, "--clickhouse.database", db, "--clickhouse.tables.traces", table,
+                "--clickhouse.url", url, "--clickhouse.database", db,
                 "--clickhouse.schema", "map", "--dlq.topic", "", "--flink.rest.port", "0"));
+        for (Map.Entry<String, String> t : tables(signal).entrySet()) {
+            tables.add(t.getValue() + suffix);
+            args.addAll(List.of("--" + t.getKey(), t.getValue() + suffix));
+        }
+        String table = tables.get(0);
         if (sink.equals("rowbinary") || sink.equals("native")) {
             args.addAll(List.of("--sink.format", sink));
+        } else if (!sink.equals("ours") && !signal.equals("traces")) {
+            throw new IllegalArgumentException("--sink " + sink + ": the baselines write spans only");
         }
         for (Map.Entry<String, String> e : o.asMap().entrySet()) {
             if (e.getKey().startsWith("job.")) {
@@ -166,15 +197,19 @@ final class JobBench {
         TributaryConfig config = TributaryConfig.fromArgs(args.toArray(new String[0]));
         TableEngine engine = engineName.equalsIgnoreCase("null") ? TableEngine.NULL : TableEngine.MERGE_TREE;
         SchemaManager.create(io.tributary.topology.TributaryTopology.endpoint(config), config, engine, null);
-        if (engine == TableEngine.NULL) {
-            // a Null table counts nothing: a view counts its rows
-            ch.execute("CREATE TABLE `" + db + "`.`" + table + "_rows` (n UInt64) ENGINE = SummingMergeTree ORDER BY tuple()");
-            ch.execute("CREATE MATERIALIZED VIEW `" + db + "`.`" + table + "_count` TO `" + db + "`.`" + table + "_rows`"
-                    + " AS SELECT count() AS n FROM `" + db + "`.`" + table + "`");
+        List<String> counts = new ArrayList<>();
+        for (String t : tables) {
+            if (engine == TableEngine.NULL) {
+                // a Null table counts nothing: a view counts its rows
+                ch.execute("CREATE TABLE `" + db + "`.`" + t + "_rows` (n UInt64) ENGINE = SummingMergeTree ORDER BY tuple()");
+                ch.execute("CREATE MATERIALIZED VIEW `" + db + "`.`" + t + "_count` TO `" + db + "`.`" + t + "_rows`"
+                        + " AS SELECT count() AS n FROM `" + db + "`.`" + t + "`");
+                counts.add("(SELECT sum(n) FROM `" + db + "`.`" + t + "_rows`)");
+            } else {
+                counts.add("(SELECT count() FROM `" + db + "`.`" + t + "`)");
+            }
         }
-        String countSql = engine == TableEngine.NULL
-                ? "SELECT sum(n) FROM `" + db + "`.`" + table + "_rows`"
-                : "SELECT count() FROM `" + db + "`.`" + table + "`";
+        String countSql = "SELECT " + String.join(" + ", counts);
         int batchRows = config.get(TributaryOptions.SINK_BATCH_MAX_ROWS);
         AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread job = new Thread(() -> {
@@ -188,8 +223,8 @@ final class JobBench {
                 failed.set(t);
             }
         }, "bench-job");
-        System.out.printf(Locale.ROOT, "bench job --sink %s: %,d spans from %s into %s.%s (%s)...%n", sink, spans, topic, db,
-                table, engine);
+        System.out.printf(Locale.ROOT, "bench job --sink %s: %,d %s items from %s into %s.%s (%s)...%n", sink, spans, signal,
+                topic, db, String.join(",", tables), engine);
         List<long[]> samples = new ArrayList<>();
         job.start();
         while (job.isAlive()) {
@@ -202,14 +237,23 @@ final class JobBench {
         samples.add(sample(ch, countSql));
         long total = samples.get(samples.size() - 1)[2];
         if (total != spans) {
-            throw new IllegalStateException("bench job --sink " + sink + ": " + total + " rows in the table, " + spans + " spans sent");
+            throw new IllegalStateException("bench job --sink " + sink + ": " + total + " rows in the tables, " + spans
+                    + " items sent");
         }
-        String rows = engine == TableEngine.NULL ? Long.toString(total)
-                : ch.query("SELECT count(), sum(cityHash64(" + rowHashColumns(ch, db, table) + ")) FROM `" + db + "`.`"
-                        + table + "` FORMAT TSV").trim().replace('\t', '/');
-        // the next sink's window must not pay for this table's merges
-        for (String t : List.of(table + "_trace_id_ts_mv", table + "_trace_id_ts", table + "_count", table + "_rows", table)) {
-            ch.execute("DROP TABLE IF EXISTS `" + db + "`.`" + t + "` SYNC");
+        String rows = Long.toString(total);
+        if (engine != TableEngine.NULL) {
+            List<String> hashes = new ArrayList<>();
+            for (String t : tables) {
+                hashes.add(ch.query("SELECT count(), sum(cityHash64(" + rowHashColumns(ch, db, t) + ")) FROM `" + db + "`.`"
+                        + t + "` FORMAT TSV").trim().replace('\t', '/'));
+            }
+            rows = String.join(",", hashes);
+        }
+        // the next sink's window must not pay for these tables' merges
+        for (String t : tables) {
+            for (String d : List.of(t + "_trace_id_ts_mv", t + "_trace_id_ts", t + "_count", t + "_rows", t)) {
+                ch.execute("DROP TABLE IF EXISTS `" + db + "`.`" + d + "` SYNC");
+            }
         }
         double warmup = o.decimal("warmup", 0.3);
         long[] a = null;
@@ -302,8 +346,8 @@ final class JobBench {
         env.execute("bench baseline " + sink);
     }
 
-    /** Produces the spans once: a topic with as many records as the spans ask for is read again. */
-    static void ensureTopic(String bootstrap, String topic, long spans, String encoding) throws Exception {
+    /** Produces the items once: a topic with as many records as the items ask for is read again. */
+    static void ensureTopic(String bootstrap, String topic, long spans, String encoding, String signal) throws Exception {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(p)) {
@@ -326,6 +370,6 @@ final class JobBench {
         }
         System.out.printf(Locale.ROOT, "bench job: producing %,d spans to %s...%n", spans, topic);
         LoadGenerator.main(new String[] {"--kafka.bootstrap-servers", bootstrap, "--topic", topic, "--rate", "0",
-            "--count", Long.toString(spans), "--encoding", encoding, "--seed", "1"});
+            "--count", Long.toString(spans), "--encoding", encoding, "--seed", "1", "--signal", signal});
     }
 }

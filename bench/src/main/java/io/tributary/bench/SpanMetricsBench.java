@@ -38,8 +38,8 @@ final class SpanMetricsBench {
         String url = o.get("clickhouse.url", "http://localhost:8123");
         String large = "bench_spans_" + spans + "_proto";
         String little = "bench_spans_" + small + "_proto";
-        JobBench.ensureTopic(bootstrap, large, spans, "proto");
-        JobBench.ensureTopic(bootstrap, little, small, "proto");
+        JobBench.ensureTopic(bootstrap, large, spans, "proto", "traces");
+        JobBench.ensureTopic(bootstrap, little, small, "proto", "traces");
         String db = "bench_span_metrics";
         String[] base = {"--kafka.bootstrap-servers", bootstrap, "--kafka.bounded", "true", "--kafka.starting-offsets",
             "earliest", "--clickhouse.url", url, "--clickhouse.database", db, "--flink.rest.port", "0"};
