@@ -72,7 +72,7 @@ public final class Bench {
     /** {@code job} also passes {@code --job.KEY V} on to the job's settings. */
     private static Args parseJob(String[] args) {
         Set<String> known = new java.util.HashSet<>(COMMON);
-        known.addAll(Set.of("sink", "spans", "parallelism", "engine", "encoding", "warmup", "topic",
+        known.addAll(Set.of("sink", "signal", "spans", "parallelism", "engine", "encoding", "warmup", "topic",
                 "kafka.bootstrap-servers", "clickhouse.url"));
         for (int i = 0; i < args.length; i += 2) {
             if (args[i].startsWith("--job.")) {
