@@ -118,7 +118,9 @@ public final class TributaryTopology {
                         .uid(DECODE_UID)
                         .name("Decode OTLP")
                         .setParallelism(decodeP);
-        rows.sinkTo(sink).uid(SINK_UID).name("ClickHouse: RowBinary").setParallelism(decodeP);
+        // the name says the INSERT format ("ClickHouse: Native"); the uid, which savepoints know, never changes
+        rows.sinkTo(sink).uid(SINK_UID).name("ClickHouse: " + config.get(SINK_FORMAT).clickHouseName().replace("WithNamesAndTypes", ""))
+                .setParallelism(decodeP);
         if (deadLetters != null) {
             rows.getSideOutput(DecodeFunction.DEAD_LETTERS)
                     .sinkTo(deadLetters)

@@ -40,15 +40,15 @@ class TributaryTopologyTest {
         assertThat(uidByName)
                 .containsEntry("Source: Kafka: OTLP traces, logs, metrics", TributaryTopology.SOURCE_UID)
                 .containsEntry("Decode OTLP", TributaryTopology.DECODE_UID)
-                .containsEntry("ClickHouse: RowBinary: Writer", TributaryTopology.SINK_UID)
+                .containsEntry("ClickHouse: Native: Writer", TributaryTopology.SINK_UID)
                 .containsEntry("Kafka: dead letters: Writer", TributaryTopology.DLQ_SINK_UID);
         assertThat(parallelismByName)
                 .containsEntry("Source: Kafka: OTLP traces, logs, metrics", 2)
                 .containsEntry("Decode OTLP", 3)
-                .containsEntry("ClickHouse: RowBinary: Writer", 3);
+                .containsEntry("ClickHouse: Native: Writer", 3);
         if (delivery == Delivery.EXACTLY_ONCE) {
-            assertThat(uidByName).containsKey("ClickHouse: RowBinary: Committer");
-            assertThat(uidByName.get("ClickHouse: RowBinary: Committer")).isNotBlank();
+            assertThat(uidByName).containsKey("ClickHouse: Native: Committer");
+            assertThat(uidByName.get("ClickHouse: Native: Committer")).isNotBlank();
             assertThat(graph.getCheckpointConfig().getCheckpointingConsistencyMode()).isEqualTo(CheckpointingMode.EXACTLY_ONCE);
         } else {
             assertThat(uidByName.keySet()).noneMatch(name -> name.startsWith("ClickHouse") && name.endsWith("Committer"));
