@@ -133,6 +133,21 @@ public final class Columns {
     }
 
     /**
+     * {@code Array(UInt64)} whose value the row writes itself: the length, then each element in
+     * 8 bytes, little-endian (an {@code Array(Int64)} takes the same bytes).
+     */
+    public static <R> Column<R> uint64ArrayBytes(String name, String codec, ColumnWriter<R> value) {
+        return plain(name, "Array(UInt64)", "Array(UInt64)", codec, t -> nullable(t, w ->
+                w.is("Array") && intWidth(w.arg(0).onTheWire(), IntRange.UINT64) == 8 ? value : null));
+    }
+
+    /** {@code Array(Float64)} whose value the row writes itself: the length, then each element in 8 bytes. */
+    public static <R> Column<R> float64ArrayBytes(String name, String codec, ColumnWriter<R> value) {
+        return plain(name, "Array(Float64)", "Array(Float64)", codec, t -> nullable(t, w ->
+                w.is("Array") && w.arg(0).onTheWire().is("Float64") ? value : null));
+    }
+
+    /**
      * An attributes column in the table's flavour: {@code Map(LowCardinality(String), String)}
      * for {@code map}; for {@code json} a {@code JSON} column in native binary encoding followed by
      * its {@code <name>Keys Array(LowCardinality(String))} column (optional: JSON tables before

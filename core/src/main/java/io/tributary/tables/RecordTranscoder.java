@@ -26,7 +26,7 @@ public interface RecordTranscoder {
         switch (signal) {
             case TRACES: {
                 // protobuf is read where it lies; OTLP/JSON through protobuf-java messages, encoded again
-                // (logs likewise)
+                // (logs and metrics likewise)
                 OtlpDecoder<ExportTraceServiceRequest> json =
                         new OtlpDecoder<>(Encoding.OTLP_JSON, ExportTraceServiceRequest.getDefaultInstance());
                 TracesReader t = new TracesReader(layouts.traces());
@@ -41,10 +41,11 @@ public interface RecordTranscoder {
                         encoding.of(value) == Encoding.OTLP_JSON ? json.decode(value).toByteArray() : value, out);
             }
             default: {
-                OtlpDecoder<ExportMetricsServiceRequest> d =
-                        new OtlpDecoder<>(encoding, ExportMetricsServiceRequest.getDefaultInstance());
+                OtlpDecoder<ExportMetricsServiceRequest> json =
+                        new OtlpDecoder<>(Encoding.OTLP_JSON, ExportMetricsServiceRequest.getDefaultInstance());
                 MetricsReader t = new MetricsReader(layouts);
-                return (value, out) -> t.transcode(d.decode(value), out);
+                return (value, out) -> t.transcode(
+                        encoding.of(value) == Encoding.OTLP_JSON ? json.decode(value).toByteArray() : value, out);
             }
         }
     }

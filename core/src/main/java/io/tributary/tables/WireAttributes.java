@@ -87,6 +87,16 @@ public final class WireAttributes implements AttributeValue {
     }
 
     /**
+     * Walks every {@code KeyValue} of the list as protobuf-java parses it, for a list no column
+     * writes.
+     */
+    public void skim() throws InvalidProtobufException {
+        for (int i = 0; i < ranges.size(); i += 2) {
+            WireValues.skimKeyValue(parent, ranges.get(i), ranges.get(i + 1));
+        }
+    }
+
+    /**
      * The {@code AsString()} of the value of the first attribute whose key is {@code key}, as a
      * ClickHouse String, or "" when there is none (the exporter's {@code GetServiceName}).
      */
@@ -297,6 +307,9 @@ public final class WireAttributes implements AttributeValue {
             json = new BinaryJson.Paths();
         }
         if (!jsonReady) {
+            // parsed alone, a KeyValue would be allowed protobuf's nesting limit below itself: walked
+            // here first, at its depth in the record, it fails where protobuf-java fails
+            skim();
             list.clear();
             for (int i = 0; i < ranges.size(); i += 2) {
                 list.add(ProtoMessages.parse(parent.buffer(), ranges.get(i), ranges.get(i + 1), KeyValue.getDefaultInstance()));

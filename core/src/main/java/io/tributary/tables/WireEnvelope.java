@@ -12,12 +12,13 @@ import io.tributary.tables.WireValues.IntList;
  */
 public final class WireEnvelope {
 
-    /** A scope's name and version, as ranges of the record. */
+    /** A scope's name and version, as ranges of the record, and its dropped attributes count. */
     public static final class Scope {
         public int nameStart;
         public int nameLength;
         public int versionStart;
         public int versionLength;
+        public int droppedAttributesCount;
     }
 
     private WireEnvelope() {}
@@ -52,6 +53,7 @@ public final class WireEnvelope {
             throws InvalidProtobufException {
         scope.nameStart = scope.nameLength = 0;
         scope.versionStart = scope.versionLength = 0;
+        scope.droppedAttributesCount = 0;
         if (attributes != null) {
             attributes.reset(parent.child(0, 0));
         }
@@ -73,6 +75,8 @@ public final class WireEnvelope {
                     if (attributes != null) {
                         attributes.add(r.start(), r.length());
                     }
+                } else if (r.is(4, ProtoReader.VARINT)) {
+                    scope.droppedAttributesCount = (int) r.readVarint(); // uint32: the low 32 bits
                 } else {
                     r.skip();
                 }

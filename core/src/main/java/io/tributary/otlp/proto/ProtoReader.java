@@ -119,9 +119,18 @@ public final class ProtoReader {
         return tag == (field << 3 | wireType);
     }
 
-    /** Reads the current field's varint value. */
+    /**
+     * Reads the current field's varint value as protobuf-java's {@code readRawVarint64} reads it
+     * from an array: a varint of ten bytes has bit 63 set whatever the tenth byte's value bits
+     * (only its continuation bit is looked at), so {@code ff ff ff ff ff ff ff ff ff 00} is -1.
+     */
     public long readVarint() throws InvalidProtobufException {
-        return longValue = varint();
+        int from = pos;
+        long v = varint();
+        if (pos - from == 10) {
+            v |= Long.MIN_VALUE;
+        }
+        return longValue = v;
     }
 
     /** Reads the current field's 8 bytes, little-endian. */

@@ -1,171 +1,237 @@
 package io.tributary.tables.metrics;
 
-import io.tributary.tables.Attributes;
+import io.tributary.otlp.Ids;
+import io.tributary.otlp.InvalidOtlpException;
+import io.tributary.otlp.InvalidProtobufException;
+import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.schema.AttributeValue;
 import io.tributary.tables.Hex;
+import io.tributary.tables.WireAttributes;
+import io.tributary.tables.WireEnvelope;
+import io.tributary.tables.WireValues;
 
-import io.opentelemetry.proto.metrics.v1.Exemplar;
-import io.opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint;
-import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
-import io.opentelemetry.proto.metrics.v1.Metric;
-import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
-import io.opentelemetry.proto.metrics.v1.SummaryDataPoint;
-
-import java.util.List;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * One row of an {@code otel_metrics_*} table: a view over one OTLP data point with its metric,
- * scope and resource, holding the values with the collector exporter's semantics. The point
- * accessors read the point of the row's type; reused from point to point.
+ * One row of an {@code otel_metrics_*} table read where it lies in a protobuf record: a data
+ * point's fields as ranges and numbers, with its metric's, scope's and resource's, and writers of
+ * the column values with the collector exporter's semantics (the same values the differential
+ * tests' oracle reads from protobuf-java messages). The point columns read the point of the row's
+ * type. Reused from point to point; see {@link MetricsReader}.
  */
 public final class MetricView {
 
-    // Set once per resource.
-    private Attributes resourceAttributes = new Attributes(0);
-    private String serviceName = "";
-    private String resourceSchemaUrl = "";
-    // Set once per scope.
-    private Attributes scopeAttributes = new Attributes(0);
-    private String scopeName = "";
-    private String scopeVersion = "";
-    private int scopeDroppedAttrCount;
-    private String scopeSchemaUrl = "";
-    // Set per metric.
-    private Metric metric = Metric.getDefaultInstance();
-    private int aggregationTemporality;
-    private boolean monotonic;
-    // Set per point.
-    private final Attributes attributes = new Attributes(16);
-    private final Attributes scratch = new Attributes(8);
-    private List<Exemplar> exemplars = List.of();
-    private NumberDataPoint number = NumberDataPoint.getDefaultInstance();
-    private HistogramDataPoint histogram = HistogramDataPoint.getDefaultInstance();
-    private ExponentialHistogramDataPoint exponential = ExponentialHistogramDataPoint.getDefaultInstance();
-    private SummaryDataPoint summary = SummaryDataPoint.getDefaultInstance();
-    private long startNanos;
-    private long timeNanos;
-    private int flags;
+    private static final byte[] ZERO_SPAN_ID = "0".repeat(2 * Ids.SPAN_ID_BYTES).getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ZERO_TRACE_ID = "0".repeat(2 * Ids.TRACE_ID_BYTES).getBytes(StandardCharsets.US_ASCII);
 
-    void setResource(Attributes attrs, String serviceName, String schemaUrl) {
-        this.resourceAttributes = attrs;
-        this.serviceName = serviceName;
-        this.resourceSchemaUrl = schemaUrl;
+    private final WireValues values;
+    private byte[] buf;
+    // the resource
+    final WireAttributes resourceAttributes;
+    private final RowBinaryWriter serviceName = new RowBinaryWriter(64);
+    int resourceSchemaUrlStart;
+    int resourceSchemaUrlLength;
+    // the scope
+    final WireAttributes scopeAttributes;
+    final WireEnvelope.Scope scope = new WireEnvelope.Scope();
+    int scopeSchemaUrlStart;
+    int scopeSchemaUrlLength;
+    // the metric
+    int nameStart;
+    int nameLength;
+    int descriptionStart;
+    int descriptionLength;
+    int unitStart;
+    int unitLength;
+    int aggregationTemporality;
+    boolean monotonic;
+    // the point: what every type has
+    final WireAttributes attributes;
+    long start;
+    long time;
+    int flags;
+    // a number point's value: the last of its oneof's fields, as bits
+    static final int NO_VALUE = 0;
+    static final int AS_DOUBLE = 1;
+    static final int AS_INT = 2;
+    int valueCase;
+    long valueBits;
+    // histograms and summaries
+    long count;
+    double sum;
+    double min;
+    double max;
+    final LongValues bucketCounts = new LongValues();
+    final LongValues explicitBounds = new LongValues();
+    int scale;
+    long zeroCount;
+    int positiveOffset;
+    final LongValues positiveBucketCounts = new LongValues();
+    int negativeOffset;
+    final LongValues negativeBucketCounts = new LongValues();
+    /** Quantile, value, quantile, value... as read; {@link #quantileCount} pairs. */
+    double[] quantiles = new double[16];
+    int quantileCount;
+    // exemplars, read with their point
+    int exemplarCount;
+    long[] exemplarTime = new long[4];
+    double[] exemplarValue = new double[4];
+    /** Per exemplar: span id start, length, trace id start, length. */
+    int[] exemplarIds = new int[16];
+    WireAttributes[] exemplarAttributes = new WireAttributes[0];
+
+    MetricView(WireValues values) {
+        this.values = values;
+        this.resourceAttributes = new WireAttributes(values, true);
+        this.scopeAttributes = new WireAttributes(values, true);
+        this.attributes = new WireAttributes(values, false);
     }
 
-    void setScope(Attributes attrs, String name, String version, int droppedAttrCount, String schemaUrl) {
-        this.scopeAttributes = attrs;
-        this.scopeName = name;
-        this.scopeVersion = version;
-        this.scopeDroppedAttrCount = droppedAttrCount;
-        this.scopeSchemaUrl = schemaUrl;
+    void setBuffer(byte[] buf) {
+        this.buf = buf;
     }
 
-    void setMetric(Metric m, int aggregationTemporality, boolean monotonic) {
-        this.metric = m;
-        this.aggregationTemporality = aggregationTemporality;
-        this.monotonic = monotonic;
+    /** The resource's {@code service.name}, rendered once per resource. */
+    void renderServiceName() throws InvalidProtobufException {
+        serviceName.reset();
+        resourceAttributes.writeValueOf(WireAttributes.SERVICE_NAME, serviceName);
     }
 
-    void setNumber(NumberDataPoint p) {
-        number = p;
-        point(p.getAttributesList(), p.getExemplarsList(), p.getStartTimeUnixNano(), p.getTimeUnixNano(), p.getFlags());
+    /** Forgets the previous metric's fields. */
+    void newMetric() {
+        nameStart = nameLength = descriptionStart = descriptionLength = unitStart = unitLength = 0;
+        aggregationTemporality = 0;
+        monotonic = false;
     }
 
-    void setHistogram(HistogramDataPoint p) {
-        histogram = p;
-        point(p.getAttributesList(), p.getExemplarsList(), p.getStartTimeUnixNano(), p.getTimeUnixNano(), p.getFlags());
+    /** Forgets the previous point's fields. */
+    void newPoint() {
+        start = time = 0;
+        flags = 0;
+        valueCase = NO_VALUE;
+        valueBits = 0;
+        count = 0;
+        sum = min = max = 0.0;
+        bucketCounts.clear();
+        explicitBounds.clear();
+        scale = 0;
+        zeroCount = 0;
+        positiveOffset = negativeOffset = 0;
+        positiveBucketCounts.clear();
+        negativeBucketCounts.clear();
+        quantileCount = 0;
+        exemplarCount = 0;
     }
 
-    void setExponential(ExponentialHistogramDataPoint p) {
-        exponential = p;
-        point(p.getAttributesList(), p.getExemplarsList(), p.getStartTimeUnixNano(), p.getTimeUnixNano(), p.getFlags());
+    /** Room for one more exemplar; returns its index. */
+    int addExemplar() {
+        int i = exemplarCount++;
+        if (exemplarTime.length < exemplarCount) {
+            int c = exemplarCount * 2;
+            exemplarTime = Arrays.copyOf(exemplarTime, c);
+            exemplarValue = Arrays.copyOf(exemplarValue, c);
+            exemplarIds = Arrays.copyOf(exemplarIds, 4 * c);
+        }
+        if (exemplarAttributes.length < exemplarCount) {
+            WireAttributes[] a = Arrays.copyOf(exemplarAttributes, Math.max(exemplarCount, 2 * exemplarAttributes.length));
+            for (int k = exemplarAttributes.length; k < a.length; k++) {
+                a[k] = new WireAttributes(values, false);
+            }
+            exemplarAttributes = a;
+        }
+        return i;
     }
 
-    void setSummary(SummaryDataPoint p) {
-        summary = p;
-        point(p.getAttributesList(), List.of(), p.getStartTimeUnixNano(), p.getTimeUnixNano(), p.getFlags());
+    void addQuantile(double quantile, double value) {
+        if (quantiles.length < 2 * quantileCount + 2) {
+            quantiles = Arrays.copyOf(quantiles, 4 * quantileCount + 4);
+        }
+        quantiles[2 * quantileCount] = quantile;
+        quantiles[2 * quantileCount + 1] = value;
+        quantileCount++;
     }
 
-    private void point(
-            List<io.opentelemetry.proto.common.v1.KeyValue> attrs,
-            List<Exemplar> exemplars,
-            long start,
-            long time,
-            int flags) {
-        attributes.set(attrs);
-        this.exemplars = exemplars;
-        this.startNanos = start;
-        this.timeNanos = time;
-        this.flags = flags;
-        for (Exemplar e : exemplars) {
-            // validate ids before any byte of the row is written
-            Hex.checkLength(e.getSpanId(), Hex.SPAN_ID_BYTES, "exemplars.spanId");
-            Hex.checkLength(e.getTraceId(), Hex.TRACE_ID_BYTES, "exemplars.traceId");
+    /**
+     * Checks the exemplars' ids: empty or of their size, as pdata requires; before any byte of
+     * the point's row is written.
+     */
+    void checkExemplarIds() {
+        for (int i = 0; i < exemplarCount; i++) {
+            checkId(exemplarIds[4 * i + 1], Ids.SPAN_ID_BYTES, "exemplars.spanId");
+            checkId(exemplarIds[4 * i + 3], Ids.TRACE_ID_BYTES, "exemplars.traceId");
         }
     }
 
-    // --- common columns
+    private static void checkId(int length, int expected, String field) {
+        if (length != 0 && length != expected) {
+            throw new InvalidOtlpException(field + " must be " + expected + " bytes, got " + length);
+        }
+    }
 
-    public Attributes resourceAttributes() {
+    // ---- column values (written by MetricsSchema's columns)
+
+    public AttributeValue resourceAttributes() {
         return resourceAttributes;
     }
 
-    public String resourceSchemaUrl() {
-        return resourceSchemaUrl;
+    public void writeResourceSchemaUrl(RowBinaryWriter out) {
+        WireValues.writeString(buf, resourceSchemaUrlStart, resourceSchemaUrlLength, out);
     }
 
-    public String scopeName() {
-        return scopeName;
+    public void writeScopeName(RowBinaryWriter out) {
+        WireValues.writeString(buf, scope.nameStart, scope.nameLength, out);
     }
 
-    public String scopeVersion() {
-        return scopeVersion;
+    public void writeScopeVersion(RowBinaryWriter out) {
+        WireValues.writeString(buf, scope.versionStart, scope.versionLength, out);
     }
 
-    public Attributes scopeAttributes() {
+    public AttributeValue scopeAttributes() {
         return scopeAttributes;
     }
 
     public int scopeDroppedAttrCount() {
-        return scopeDroppedAttrCount;
+        return scope.droppedAttributesCount;
     }
 
-    public String scopeSchemaUrl() {
-        return scopeSchemaUrl;
+    public void writeScopeSchemaUrl(RowBinaryWriter out) {
+        WireValues.writeString(buf, scopeSchemaUrlStart, scopeSchemaUrlLength, out);
     }
 
-    public String serviceName() {
-        return serviceName;
+    public void writeServiceName(RowBinaryWriter out) {
+        out.writeRaw(serviceName.buffer(), 0, serviceName.size());
     }
 
-    public String metricName() {
-        return metric.getName();
+    public void writeMetricName(RowBinaryWriter out) {
+        WireValues.writeString(buf, nameStart, nameLength, out);
     }
 
-    public String metricDescription() {
-        return metric.getDescription();
+    public void writeMetricDescription(RowBinaryWriter out) {
+        WireValues.writeString(buf, descriptionStart, descriptionLength, out);
     }
 
-    public String metricUnit() {
-        return metric.getUnit();
+    public void writeMetricUnit(RowBinaryWriter out) {
+        WireValues.writeString(buf, unitStart, unitLength, out);
     }
 
-    public Attributes attributes() {
+    public AttributeValue attributes() {
         return attributes;
     }
 
     public long startTimeNanos() {
-        return startNanos;
+        return start;
     }
 
     public long timeNanos() {
-        return timeNanos;
+        return time;
     }
 
     public int flags() {
         return flags;
     }
 
-    /** The metric's aggregation temporality as its enum number (0 for gauges and summaries). */
+    /** The metric's aggregation temporality as its enum number, unknown ones too (0 for gauges and summaries). */
     public int aggregationTemporality() {
         return aggregationTemporality;
     }
@@ -174,147 +240,123 @@ public final class MetricView {
         return monotonic;
     }
 
-    // --- exemplars
+    // ---- exemplars
 
     public int exemplarCount() {
-        return exemplars.size();
+        return exemplarCount;
     }
 
-    /** The filtered attributes of exemplar {@code i}; valid until the next call. */
-    public Attributes exemplarFilteredAttributes(int i) {
-        scratch.set(exemplars.get(i).getFilteredAttributesList());
-        return scratch;
+    public AttributeValue exemplarFilteredAttributes(int i) {
+        return exemplarAttributes[i];
     }
 
     public long exemplarTimeNanos(int i) {
-        return exemplars.get(i).getTimeUnixNano();
+        return exemplarTime[i];
     }
 
     /** The exemplar's value as a double: an int value converted, no value 0. */
     public double exemplarValue(int i) {
-        Exemplar e = exemplars.get(i);
-        switch (e.getValueCase()) {
-            case AS_DOUBLE:
-                return e.getAsDouble();
-            case AS_INT:
-                return (double) e.getAsInt();
-            default:
-                return 0.0;
+        return exemplarValue[i];
+    }
+
+    public void writeExemplarSpanId(int i, RowBinaryWriter out) {
+        writeIdOrZeros(exemplarIds[4 * i], exemplarIds[4 * i + 1], ZERO_SPAN_ID, out);
+    }
+
+    public void writeExemplarTraceId(int i, RowBinaryWriter out) {
+        writeIdOrZeros(exemplarIds[4 * i + 2], exemplarIds[4 * i + 3], ZERO_TRACE_ID, out);
+    }
+
+    /**
+     * An id as {@code hex.EncodeToString(id[:])} gives it for a fixed-size pdata id: its hex
+     * digits, or zeros when it is absent (what the exporter writes for exemplar ids).
+     */
+    private void writeIdOrZeros(int start, int length, byte[] zeros, RowBinaryWriter out) {
+        for (int k = start; k < start + length; k++) {
+            if (buf[k] != 0) {
+                Hex.write(buf, start, length, out);
+                return;
+            }
         }
+        out.writeString(zeros);
     }
 
-    public String exemplarSpanId(int i) {
-        return Hex.idOrZeros(exemplars.get(i).getSpanId(), Hex.SPAN_ID_BYTES, "exemplars.spanId");
-    }
-
-    public String exemplarTraceId(int i) {
-        return Hex.idOrZeros(exemplars.get(i).getTraceId(), Hex.TRACE_ID_BYTES, "exemplars.traceId");
-    }
-
-    // --- gauge and sum
+    // ---- gauge and sum
 
     /** The point's value as a double: an int value converted, no value 0 (the exporter's getValue). */
     public double value() {
-        switch (number.getValueCase()) {
+        switch (valueCase) {
             case AS_DOUBLE:
-                return number.getAsDouble();
+                return Double.longBitsToDouble(valueBits);
             case AS_INT:
-                return (double) number.getAsInt();
+                return (double) valueBits;
             default:
                 return 0.0;
         }
     }
 
-    // --- histogram
+    // ---- histogram, exponential histogram and summary
 
-    public long histogramCount() {
-        return histogram.getCount();
+    public long count() {
+        return count;
     }
 
     /** The sum, 0 when absent (the exporter does not record presence). */
-    public double histogramSum() {
-        return histogram.getSum();
-    }
-
-    public List<Long> bucketCounts() {
-        return histogram.getBucketCountsList();
-    }
-
-    public List<Double> explicitBounds() {
-        return histogram.getExplicitBoundsList();
+    public double sum() {
+        return sum;
     }
 
     /** The minimum, 0 when absent. */
-    public double histogramMin() {
-        return histogram.getMin();
+    public double min() {
+        return min;
     }
 
     /** The maximum, 0 when absent. */
-    public double histogramMax() {
-        return histogram.getMax();
+    public double max() {
+        return max;
     }
 
-    // --- exponential histogram
-
-    public long exponentialCount() {
-        return exponential.getCount();
+    public void writeBucketCounts(RowBinaryWriter out) {
+        bucketCounts.write(out);
     }
 
-    public double exponentialSum() {
-        return exponential.getSum();
+    public void writeExplicitBounds(RowBinaryWriter out) {
+        explicitBounds.write(out);
     }
 
     public int scale() {
-        return exponential.getScale();
+        return scale;
     }
 
     public long zeroCount() {
-        return exponential.getZeroCount();
+        return zeroCount;
     }
 
     public int positiveOffset() {
-        return exponential.getPositive().getOffset();
+        return positiveOffset;
     }
 
-    public List<Long> positiveBucketCounts() {
-        return exponential.getPositive().getBucketCountsList();
+    public void writePositiveBucketCounts(RowBinaryWriter out) {
+        positiveBucketCounts.write(out);
     }
 
     public int negativeOffset() {
-        return exponential.getNegative().getOffset();
+        return negativeOffset;
     }
 
-    public List<Long> negativeBucketCounts() {
-        return exponential.getNegative().getBucketCountsList();
-    }
-
-    public double exponentialMin() {
-        return exponential.getMin();
-    }
-
-    public double exponentialMax() {
-        return exponential.getMax();
-    }
-
-    // --- summary
-
-    public long summaryCount() {
-        return summary.getCount();
-    }
-
-    public double summarySum() {
-        return summary.getSum();
+    public void writeNegativeBucketCounts(RowBinaryWriter out) {
+        negativeBucketCounts.write(out);
     }
 
     public int quantileCount() {
-        return summary.getQuantileValuesCount();
+        return quantileCount;
     }
 
     public double quantile(int i) {
-        return summary.getQuantileValues(i).getQuantile();
+        return quantiles[2 * i];
     }
 
     public double quantileValue(int i) {
-        return summary.getQuantileValues(i).getValue();
+        return quantiles[2 * i + 1];
     }
 }

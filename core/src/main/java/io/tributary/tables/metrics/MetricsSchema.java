@@ -8,18 +8,18 @@ import static io.tributary.schema.Columns.attributes;
 import static io.tributary.schema.Columns.bool;
 import static io.tributary.schema.Columns.dateTimeFromNanos;
 import static io.tributary.schema.Columns.float64;
-import static io.tributary.schema.Columns.float64Array;
+import static io.tributary.schema.Columns.float64ArrayBytes;
 import static io.tributary.schema.Columns.int32;
-import static io.tributary.schema.Columns.lowCardinalityString;
+import static io.tributary.schema.Columns.lowCardinalityStringBytes;
 import static io.tributary.schema.Columns.nested;
 import static io.tributary.schema.Columns.nestedAttributes;
 import static io.tributary.schema.Columns.nestedDateTimeFromNanos;
 import static io.tributary.schema.Columns.nestedFloat64;
-import static io.tributary.schema.Columns.nestedString;
-import static io.tributary.schema.Columns.string;
+import static io.tributary.schema.Columns.nestedStringBytes;
+import static io.tributary.schema.Columns.stringBytes;
 import static io.tributary.schema.Columns.uint32;
 import static io.tributary.schema.Columns.uint64;
-import static io.tributary.schema.Columns.uint64Array;
+import static io.tributary.schema.Columns.uint64ArrayBytes;
 
 /**
  * The five {@code otel_metrics_*} tables as the collector contrib {@code clickhouseexporter}
@@ -86,38 +86,38 @@ public final class MetricsSchema {
 
     private static TableSchema<MetricView> histogram0(SchemaFlavor f) {
         return finish(common(f)
-                .column(uint64("Count", DELTA_ZSTD, MetricView::histogramCount))
-                .column(float64("Sum", ZSTD, MetricView::histogramSum))
-                .column(uint64Array("BucketCounts", ZSTD, MetricView::bucketCounts))
-                .column(float64Array("ExplicitBounds", ZSTD, MetricView::explicitBounds))
+                .column(uint64("Count", DELTA_ZSTD, MetricView::count))
+                .column(float64("Sum", ZSTD, MetricView::sum))
+                .column(uint64ArrayBytes("BucketCounts", ZSTD, MetricView::writeBucketCounts))
+                .column(float64ArrayBytes("ExplicitBounds", ZSTD, MetricView::writeExplicitBounds))
                 .column(exemplars(f))
                 .column(uint32("Flags", ZSTD, MetricView::flags))
-                .column(float64("Min", ZSTD, MetricView::histogramMin))
-                .column(float64("Max", ZSTD, MetricView::histogramMax))
+                .column(float64("Min", ZSTD, MetricView::min))
+                .column(float64("Max", ZSTD, MetricView::max))
                 .column(int32("AggregationTemporality", ZSTD, MetricView::aggregationTemporality).optional()), f);
     }
 
     private static TableSchema<MetricView> exponentialHistogram0(SchemaFlavor f) {
         return finish(common(f)
-                .column(uint64("Count", DELTA_ZSTD, MetricView::exponentialCount))
-                .column(float64("Sum", ZSTD, MetricView::exponentialSum))
+                .column(uint64("Count", DELTA_ZSTD, MetricView::count))
+                .column(float64("Sum", ZSTD, MetricView::sum))
                 .column(int32("Scale", ZSTD, MetricView::scale))
                 .column(uint64("ZeroCount", ZSTD, MetricView::zeroCount))
                 .column(int32("PositiveOffset", ZSTD, MetricView::positiveOffset))
-                .column(uint64Array("PositiveBucketCounts", ZSTD, MetricView::positiveBucketCounts))
+                .column(uint64ArrayBytes("PositiveBucketCounts", ZSTD, MetricView::writePositiveBucketCounts))
                 .column(int32("NegativeOffset", ZSTD, MetricView::negativeOffset))
-                .column(uint64Array("NegativeBucketCounts", ZSTD, MetricView::negativeBucketCounts))
+                .column(uint64ArrayBytes("NegativeBucketCounts", ZSTD, MetricView::writeNegativeBucketCounts))
                 .column(exemplars(f))
                 .column(uint32("Flags", ZSTD, MetricView::flags))
-                .column(float64("Min", ZSTD, MetricView::exponentialMin))
-                .column(float64("Max", ZSTD, MetricView::exponentialMax))
+                .column(float64("Min", ZSTD, MetricView::min))
+                .column(float64("Max", ZSTD, MetricView::max))
                 .column(int32("AggregationTemporality", ZSTD, MetricView::aggregationTemporality).optional()), f);
     }
 
     private static TableSchema<MetricView> summary0(SchemaFlavor f) {
         return finish(common(f)
-                .column(uint64("Count", DELTA_ZSTD, MetricView::summaryCount))
-                .column(float64("Sum", ZSTD, MetricView::summarySum))
+                .column(uint64("Count", DELTA_ZSTD, MetricView::count))
+                .column(float64("Sum", ZSTD, MetricView::sum))
                 .column(nested(
                         "ValueAtQuantiles",
                         ZSTD,
@@ -131,16 +131,16 @@ public final class MetricsSchema {
     private static TableSchema.Builder<MetricView> common(SchemaFlavor f) {
         return TableSchema.<MetricView>builder()
                 .columns(attributes("ResourceAttributes", ZSTD, f, MetricView::resourceAttributes))
-                .column(string("ResourceSchemaUrl", ZSTD, MetricView::resourceSchemaUrl))
-                .column(string("ScopeName", ZSTD, MetricView::scopeName))
-                .column(string("ScopeVersion", ZSTD, MetricView::scopeVersion))
+                .column(stringBytes("ResourceSchemaUrl", ZSTD, MetricView::writeResourceSchemaUrl))
+                .column(stringBytes("ScopeName", ZSTD, MetricView::writeScopeName))
+                .column(stringBytes("ScopeVersion", ZSTD, MetricView::writeScopeVersion))
                 .columns(attributes("ScopeAttributes", ZSTD, f, MetricView::scopeAttributes))
                 .column(uint32("ScopeDroppedAttrCount", ZSTD, MetricView::scopeDroppedAttrCount))
-                .column(string("ScopeSchemaUrl", ZSTD, MetricView::scopeSchemaUrl))
-                .column(lowCardinalityString("ServiceName", ZSTD, MetricView::serviceName).optional())
-                .column(lowCardinalityString("MetricName", ZSTD, MetricView::metricName))
-                .column(string("MetricDescription", ZSTD, MetricView::metricDescription))
-                .column(string("MetricUnit", ZSTD, MetricView::metricUnit))
+                .column(stringBytes("ScopeSchemaUrl", ZSTD, MetricView::writeScopeSchemaUrl))
+                .column(lowCardinalityStringBytes("ServiceName", ZSTD, MetricView::writeServiceName).optional())
+                .column(lowCardinalityStringBytes("MetricName", ZSTD, MetricView::writeMetricName))
+                .column(stringBytes("MetricDescription", ZSTD, MetricView::writeMetricDescription))
+                .column(stringBytes("MetricUnit", ZSTD, MetricView::writeMetricUnit))
                 .columns(attributes("Attributes", ZSTD, f, MetricView::attributes))
                 .column(dateTimeFromNanos("StartTimeUnix", DELTA_ZSTD, MetricView::startTimeNanos))
                 .column(dateTimeFromNanos("TimeUnix", DELTA_ZSTD, MetricView::timeNanos));
@@ -154,8 +154,8 @@ public final class MetricsSchema {
                 nestedAttributes("FilteredAttributes", f, MetricView::exemplarFilteredAttributes),
                 nestedDateTimeFromNanos("TimeUnix", MetricView::exemplarTimeNanos),
                 nestedFloat64("Value", MetricView::exemplarValue),
-                nestedString("SpanId", MetricView::exemplarSpanId),
-                nestedString("TraceId", MetricView::exemplarTraceId));
+                nestedStringBytes("SpanId", MetricView::writeExemplarSpanId),
+                nestedStringBytes("TraceId", MetricView::writeExemplarTraceId));
     }
 
     /** Indexes, partitioning, order, TTL and settings, the same for all five tables. */

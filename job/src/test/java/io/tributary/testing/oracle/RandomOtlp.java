@@ -5,6 +5,7 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -203,6 +204,11 @@ public final class RandomOtlp {
         return req.build();
     }
 
+    /** A metrics request of every type, with exemplars and odd values: see {@link RandomMetrics}. */
+    public ExportMetricsServiceRequest metrics() {
+        return new RandomMetrics(this, random).request();
+    }
+
     LogRecord logRecord() {
         LogRecord.Builder l = LogRecord.newBuilder()
                 .setTimeUnixNano(random.nextInt(4) == 0 ? 0 : time())
@@ -390,6 +396,9 @@ public final class RandomOtlp {
             case INT32:
                 out.writeInt32(n, (Integer) v);
                 break;
+            case SINT32:
+                out.writeSInt32(n, (Integer) v);
+                break;
             case UINT64:
                 out.writeUInt64(n, (Long) v);
                 break;
@@ -415,6 +424,7 @@ public final class RandomOtlp {
             case FIXED32:
             case UINT32:
             case INT32:
+            case SINT32:
                 return 77;
             case BOOL:
                 return Boolean.TRUE;
