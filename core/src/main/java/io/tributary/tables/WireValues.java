@@ -37,6 +37,15 @@ public final class WireValues {
     private final IntList messageRanges = new IntList();
     private final WireJsonText jsonText = new WireJsonText();
     private final RowBinaryWriter json = new RowBinaryWriter(256);
+    private WireJson jsonColumns;
+
+    /** The JSON flavour's writer of attribute lists, shared by the lists of this task. */
+    WireJson json() {
+        if (jsonColumns == null) {
+            jsonColumns = new WireJson();
+        }
+        return jsonColumns;
+    }
 
     /** Writes a {@code string} field's bytes as a ClickHouse String. */
     public static void writeString(byte[] b, int off, int len, RowBinaryWriter out) {
@@ -186,7 +195,12 @@ public final class WireValues {
 
     /** Walks an ArrayValue or KeyValueList as protobuf-java would parse it: structure and nesting depth. */
     static void skimAnyValueContainer(ProtoReader parent, int kind) throws InvalidProtobufException {
-        ProtoReader r = parent.child();
+        skimAnyValueContainer(parent, parent.start(), parent.length(), kind);
+    }
+
+    /** Walks the ArrayValue or KeyValueList at this range, one level below {@code parent}. */
+    static void skimAnyValueContainer(ProtoReader parent, int start, int length, int kind) throws InvalidProtobufException {
+        ProtoReader r = parent.child(start, length);
         while (r.next()) {
             if (r.is(1, ProtoReader.LEN)) {
                 r.readBytes();
