@@ -65,7 +65,7 @@ final class WireJson {
     private int listPaths;
     /** Characters (UTF-16, as Java counts them) of the paths made, against {@link BinaryJson#MAX_PATH_CHARS}. */
     private long pathChars;
-    private final RangeSet set = new RangeSet();
+    private RangeSet set = new RangeSet();
     private int levels;
 
     /**
@@ -89,6 +89,9 @@ final class WireJson {
         }
         if (arena.buffer().length > KEEP_ARENA) {
             arena = new RowBinaryWriter(1024);
+        }
+        if (set.capacity() > 2 * KEEP_NODES) {
+            set = new RangeSet();
         }
         arena.reset();
         ranges.clear();
@@ -742,6 +745,10 @@ final class WireJson {
         private int[] length = new int[32];
         private int[] hash = new int[32];
         private int size;
+
+        int capacity() {
+            return slots.length;
+        }
 
         void clear() {
             size = 0;
