@@ -50,7 +50,7 @@ public final class Bench {
                 SpanMetricsBench.run(parse(what, rest, "spans", "small-fraction", "kafka.bootstrap-servers", "clickhouse.url"));
                 break;
             case "framing":
-                FramingBench.run(parse(what, rest, "records", "rounds", "clickhouse.url"));
+                FramingBench.run(parse(what, rest, "records", "rounds", "format", "clickhouse.url"));
                 break;
             case "charts":
                 Charts.run(parse(what, rest, "data", "out"));

@@ -74,6 +74,21 @@ final class FramingBench {
             out.clear();
         }
         System.out.printf(Locale.ROOT, "bench framing: %,d spans, %,d bytes of RowBinary, %d rounds%n", spans, raw, rounds);
+        String format = o.get("format", "rowbinary");
+        if (format.equals("native")) {
+            // the same rows as one Native block, as a batch of sink.format native sends them
+            long t0 = System.nanoTime();
+            io.tributary.nativeformat.NativeBlock block = io.tributary.nativeformat.NativeBlock.forHeader(chunks.get(0));
+            for (int i = 1; i < chunks.size(); i++) {
+                block.addRows(chunks.get(i), 0, chunks.get(i).length, 100);
+            }
+            byte[] b = block.toByteArray();
+            System.out.printf(Locale.ROOT, "bench framing: the rows as one Native block: %,d bytes, %.3f core-µs/span to build"
+                    + " (one pass, cold)%n", b.length, (System.nanoTime() - t0) / 1e3 / spans);
+            chunks = new ArrayList<>(List.of(b));
+        } else if (!format.equals("rowbinary")) {
+            throw new IllegalArgumentException("--format: rowbinary or native, not '" + format + "'");
+        }
 
         String db = "bench";
         String table = "framing_" + System.currentTimeMillis();
@@ -93,7 +108,7 @@ final class FramingBench {
                     double ns = (System.nanoTime() - t0) / (double) spans;
                     wire.put(f, (long) body.length);
                     long cpu0 = clickHouseCpuMicros(ch);
-                    post(http, url, db, table, f, body);
+                    post(http, url, db, table, f, body, format);
                     double us = (clickHouseCpuMicros(ch) - cpu0) / (double) spans;
                     if (round >= 0) {
                         clientNs.computeIfAbsent(f, k -> new ArrayList<>()).add(ns);
@@ -110,7 +125,7 @@ final class FramingBench {
             System.out.printf(Locale.ROOT, "bench framing %-10s: client %.3f core-µs/span to compress, %.1f wire bytes/span;"
                             + " ClickHouse %.3f core-µs/span to take it (%.2fx http-lz4)%n",
                     f, c / 1e3, wire.get(f) / (double) spans, s, s / base);
-            Results.append(o, "framing", Results.fields("framing", f, "spans", spans, "client_core_us_per_span", c / 1e3,
+            Results.append(o, "framing", Results.fields("framing", f, "format", format, "spans", spans, "client_core_us_per_span", c / 1e3,
                     "wire_bytes_per_span", wire.get(f) / (double) spans, "clickhouse_core_us_per_span", s));
         }
     }
@@ -144,9 +159,10 @@ final class FramingBench {
         }
     }
 
-    private static void post(HttpClient http, String url, String db, String table, String framing, byte[] body)
+    private static void post(HttpClient http, String url, String db, String table, String framing, byte[] body, String format)
             throws IOException, InterruptedException {
-        String sql = "INSERT INTO `" + db + "`.`" + table + "` FORMAT RowBinaryWithNamesAndTypes";
+        String sql = "INSERT INTO `" + db + "`.`" + table + "` FORMAT "
+                + (format.equals("native") ? "Native" : "RowBinaryWithNamesAndTypes");
         String q = "?query=" + URLEncoder.encode(sql, StandardCharsets.UTF_8) + (framing.equals("native-lz4") ? "&decompress=1" : "");
         HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(url + "/" + q)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (framing.startsWith("http-")) {

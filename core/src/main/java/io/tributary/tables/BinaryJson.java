@@ -57,11 +57,11 @@ public final class BinaryJson {
     /** Not a ClickHouse tag: the inferred type of a map (written as a JSON type). */
     static final int OBJECT = -1;
     /** {@code Dynamic(max_types=32)}, the default. */
-    private static final int DYNAMIC_MAX_TYPES = 32;
+    static final int DYNAMIC_MAX_TYPES = 32;
     /** {@code JSON} with default parameters: version 0, 1024 dynamic paths, 32 types, no typed or skipped paths. */
-    private static final byte[] JSON_TYPE = {0x30, 0x00, (byte) 0x80, 0x08, 0x20, 0x00, 0x00, 0x00};
+    static final byte[] JSON_TYPE = {0x30, 0x00, (byte) 0x80, 0x08, 0x20, 0x00, 0x00, 0x00};
     /** {@code JSON(max_dynamic_types=16, max_dynamic_paths=256)}: what ClickHouse infers in arrays of objects. */
-    private static final byte[] ARRAY_ELEMENT_JSON_TYPE = {0x30, 0x00, (byte) 0x80, 0x02, 0x10, 0x00, 0x00, 0x00};
+    static final byte[] ARRAY_ELEMENT_JSON_TYPE = {0x30, 0x00, (byte) 0x80, 0x02, 0x10, 0x00, 0x00, 0x00};
     /**
      * The most characters of paths one attribute list may flatten to (its JSON paths and its keys
      * column together): far beyond real attributes, and a few tens of MiB of heap at most. Every
@@ -94,8 +94,7 @@ public final class BinaryJson {
         private void charge(String path) {
             pathChars += path.length();
             if (pathChars > MAX_PATH_CHARS) {
-                throw new OversizedRecordException("attributes flatten to more than " + MAX_PATH_CHARS
-                        + " characters of JSON paths (nested maps under long keys), more than a JSON column takes here");
+                throw tooManyPathChars();
             }
         }
 
@@ -154,6 +153,12 @@ public final class BinaryJson {
                 }
             }
         }
+    }
+
+    /** The failure of an attribute list whose paths pass {@link #MAX_PATH_CHARS}. */
+    static OversizedRecordException tooManyPathChars() {
+        return new OversizedRecordException("attributes flatten to more than " + MAX_PATH_CHARS
+                + " characters of JSON paths (nested maps under long keys), more than a JSON column takes here");
     }
 
     /** Writes the JSON value of {@code p}; {@code typed} maps a typed path to its type's tag. */
@@ -240,7 +245,7 @@ public final class BinaryJson {
     }
 
     /** Go prints whole doubles below 1e21 without a fraction; ClickHouse then reads an integer. */
-    private static int doubleType(double d) {
+    static int doubleType(double d) {
         if (d != Math.rint(d) || Double.isInfinite(d) || Math.abs(d) >= 1e21) {
             return FLOAT64;
         }
@@ -275,7 +280,7 @@ public final class BinaryJson {
     }
 
     /** A whole double as its two's-complement long (values from 2^63 to 2^64 as UInt64 bits). */
-    private static long toLong(double d) {
+    static long toLong(double d) {
         return d < TWO_63 ? (long) d : (long) (d - TWO_63) ^ Long.MIN_VALUE;
     }
 

@@ -1,23 +1,18 @@
 package io.tributary.tables;
 
-import io.opentelemetry.proto.common.v1.KeyValue;
 import io.tributary.otlp.InvalidProtobufException;
 import io.tributary.otlp.Utf8;
-import io.tributary.otlp.proto.ProtoMessages;
 import io.tributary.otlp.proto.ProtoReader;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.AttributeValue;
 import io.tributary.tables.WireValues.IntList;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 /**
  * An attribute list read where it lies in a record: the ranges of its {@code KeyValue} messages.
  * The {@code Map} value is written as the exporter renders it (keys and values as strings,
- * ordered by key bytes, stably); a resource's is rendered once and copied for every row. The JSON flavour goes through
- * protobuf-java's {@code KeyValue}s and {@link BinaryJson}. Reused: {@link #reset} starts a new list.
+ * ordered by key bytes, stably); the JSON flavour's value and keys as {@link BinaryJson} writes
+ * them, by {@link WireJson} from the same bytes. A resource's (a shared list's) values are rendered
+ * once and copied for every row. Reused: {@link #reset} starts a new list.
  */
 public final class WireAttributes implements AttributeValue {
 
@@ -41,9 +36,12 @@ public final class WireAttributes implements AttributeValue {
     private int[] order = new int[16];
     private int[] sortScratch = new int[16];
     private boolean mapReady;
-    private final List<KeyValue> list = new ArrayList<>();
-    private BinaryJson.Paths json;
+    /** A shared list's JSON value, rendered once; and the keys value, made along with it once a keys column has been asked for. */
+    private RowBinaryWriter renderedJson;
+    private RowBinaryWriter renderedKeys;
     private boolean jsonReady;
+    private boolean keysReady;
+    private boolean wantsKeys;
 
     /**
      * @param values the value writer
@@ -61,6 +59,7 @@ public final class WireAttributes implements AttributeValue {
         ranges.clear();
         mapReady = false;
         jsonReady = false;
+        keysReady = false;
     }
 
     /** Adds a {@code KeyValue} message at this range. */
@@ -294,29 +293,46 @@ public final class WireAttributes implements AttributeValue {
 
     @Override
     public void writeJson(RowBinaryWriter out) {
-        BinaryJson.write(out, jsonPaths(), Map.of());
+        if (jsonReady) {
+            out.writeRaw(renderedJson.buffer(), 0, renderedJson.size());
+            return;
+        }
+        WireJson json = values.json();
+        json.build(parent, ranges);
+        if (shared) {
+            if (renderedJson == null) {
+                renderedJson = new RowBinaryWriter(256);
+            }
+            renderedJson.reset();
+            json.writeJson(renderedJson);
+            jsonReady = true;
+            out.writeRaw(renderedJson.buffer(), 0, renderedJson.size());
+        } else {
+            json.writeJson(out); // one row has it: written where it goes
+        }
+        if (wantsKeys) {
+            // made now, while the list is read: the keys column comes later in the row, after other lists
+            keys(json);
+        }
     }
 
     @Override
     public void writeJsonKeys(RowBinaryWriter out) {
-        BinaryJson.writeKeys(out, jsonPaths());
+        wantsKeys = true;
+        if (!keysReady) {
+            WireJson json = values.json();
+            json.build(parent, ranges);
+            keys(json);
+        }
+        out.writeRaw(renderedKeys.buffer(), 0, renderedKeys.size());
     }
 
-    private BinaryJson.Paths jsonPaths() {
-        if (json == null) {
-            json = new BinaryJson.Paths();
+    private void keys(WireJson json) {
+        if (renderedKeys == null) {
+            renderedKeys = new RowBinaryWriter(64);
         }
-        if (!jsonReady) {
-            // parsed alone, a KeyValue would be allowed protobuf's nesting limit below itself: walked
-            // here first, at its depth in the record, it fails where protobuf-java fails
-            skim();
-            list.clear();
-            for (int i = 0; i < ranges.size(); i += 2) {
-                list.add(ProtoMessages.parse(parent.buffer(), ranges.get(i), ranges.get(i + 1), KeyValue.getDefaultInstance()));
-            }
-            json.set(list);
-            jsonReady = true;
-        }
-        return json;
+        renderedKeys.reset();
+        json.writeKeys(renderedKeys);
+        keysReady = true;
     }
 }

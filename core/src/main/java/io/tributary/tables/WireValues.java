@@ -1,9 +1,8 @@
 package io.tributary.tables;
 
-import io.opentelemetry.proto.common.v1.AnyValue;
+import io.tributary.otlp.GoFloat;
 import io.tributary.otlp.InvalidProtobufException;
 import io.tributary.otlp.Utf8;
-import io.tributary.otlp.proto.ProtoMessages;
 import io.tributary.otlp.proto.ProtoReader;
 import io.tributary.rowbinary.RowBinaryWriter;
 
@@ -12,14 +11,17 @@ import java.nio.charset.StandardCharsets;
 /**
  * OTLP values read where they lie in a record and written as the exporter renders them: strings
  * (invalid UTF-8 replaced), {@code AnyValue}s by pdata's {@code AsString()} ({@link AnyValues} is
- * the reference; an array or map value, rare, is rendered through it). Not thread-safe: one per
- * task.
+ * the reference): doubles by {@link GoFloat}, arrays and maps as JSON by {@link WireJsonText},
+ * straight from the record's bytes. Not thread-safe: one per task.
  */
 public final class WireValues {
 
     private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NAN = "NaN".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] INFINITY = "Infinity".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MINUS_INFINITY = "-Infinity".getBytes(StandardCharsets.US_ASCII);
 
     static final int NONE = 0;
     static final int STRING = 1;
@@ -33,7 +35,17 @@ public final class WireValues {
     private static final byte[] BASE64 =
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".getBytes(StandardCharsets.US_ASCII);
     private final IntList messageRanges = new IntList();
-    private final RowBinaryWriter joined = new RowBinaryWriter(256);
+    private final WireJsonText jsonText = new WireJsonText();
+    private final RowBinaryWriter json = new RowBinaryWriter(256);
+    private WireJson jsonColumns;
+
+    /** The JSON flavour's writer of attribute lists, shared by the lists of this task. */
+    WireJson json() {
+        if (jsonColumns == null) {
+            jsonColumns = new WireJson();
+        }
+        return jsonColumns;
+    }
 
     /** Writes a {@code string} field's bytes as a ClickHouse String. */
     public static void writeString(byte[] b, int off, int len, RowBinaryWriter out) {
@@ -54,6 +66,8 @@ public final class WireValues {
     private int start;
     private int len;
     private long value;
+    /** The reader of the value's last occurrence: one level above its array or map messages. */
+    private ProtoReader valueReader;
 
     /**
      * Writes the {@code AsString()} of the {@code AnyValue} encoded in the ranges {@code ranges}
@@ -78,6 +92,7 @@ public final class WireValues {
 
     /** Reads one occurrence of an AnyValue into {@link #kind} and its value. */
     private void read(ProtoReader r) throws InvalidProtobufException {
+        valueReader = r;
         while (r.next()) {
             switch (r.field()) {
                 case STRING:
@@ -141,35 +156,51 @@ public final class WireValues {
                 writeDecimal(value, out);
                 return;
             case DOUBLE:
-                out.writeString(AnyValues.doubleAsString(Double.longBitsToDouble(value)));
+                writeDoubleText(Double.longBitsToDouble(value), out);
                 return;
             case BYTES:
                 writeBase64(b, start, len, out);
                 return;
             case ARRAY:
             case KVLIST:
-                out.writeString(AnyValues.asString(anyValue(b, kind)));
+                json.reset();
+                if (jsonText.write(valueReader, kind, messageRanges, json)) {
+                    out.writeString(json.buffer(), 0, json.size());
+                } else {
+                    out.writeVarUInt(0); // Go's encoder refused it (NaN or infinity inside): pdata gives ""
+                }
                 return;
             default:
                 out.writeVarUInt(0);
         }
     }
 
-    /** The array or map value as a protobuf-java {@code AnyValue}, from the ranges of its occurrences. */
-    private AnyValue anyValue(byte[] b, int kind) throws InvalidProtobufException {
-        joined.reset();
-        for (int k = 0; k < messageRanges.size(); k += 2) {
-            // one AnyValue field each: the concatenation parses as protobuf merges them
-            joined.writeVarUInt(kind << 3 | ProtoReader.LEN);
-            joined.writeVarUInt(messageRanges.get(k + 1));
-            joined.writeRaw(b, messageRanges.get(k), messageRanges.get(k + 1));
+    /**
+     * pdata's {@code float64AsString} as a ClickHouse String: {@link GoFloat}'s text, and {@code
+     * NaN}, {@code Infinity}, {@code -Infinity} for what is not finite.
+     */
+    static void writeDoubleText(double d, RowBinaryWriter out) {
+        if (Double.isNaN(d)) {
+            out.writeString(NAN);
+        } else if (Double.isInfinite(d)) {
+            out.writeString(d > 0 ? INFINITY : MINUS_INFINITY);
+        } else {
+            int mark = out.size();
+            byte[] b = out.reserve(1 + GoFloat.MAX_LENGTH);
+            int end = GoFloat.writeEs6(d, b, mark + 1);
+            b[mark] = (byte) (end - mark - 1); // at most MAX_LENGTH bytes: a one-byte length
+            out.truncate(end);
         }
-        return ProtoMessages.parse(joined.buffer(), 0, joined.size(), AnyValue.getDefaultInstance());
     }
 
     /** Walks an ArrayValue or KeyValueList as protobuf-java would parse it: structure and nesting depth. */
     static void skimAnyValueContainer(ProtoReader parent, int kind) throws InvalidProtobufException {
-        ProtoReader r = parent.child();
+        skimAnyValueContainer(parent, parent.start(), parent.length(), kind);
+    }
+
+    /** Walks the ArrayValue or KeyValueList at this range, one level below {@code parent}. */
+    static void skimAnyValueContainer(ProtoReader parent, int start, int length, int kind) throws InvalidProtobufException {
+        ProtoReader r = parent.child(start, length);
         while (r.next()) {
             if (r.is(1, ProtoReader.LEN)) {
                 r.readBytes();
@@ -218,34 +249,50 @@ public final class WireValues {
 
     /** {@code Long.toString} as a ClickHouse String, without a String. */
     static void writeDecimal(long v, RowBinaryWriter out) {
+        out.writeVarUInt(decimalLength(v));
+        writeDecimalText(v, out);
+    }
+
+    /** {@code Long.toString}'s bytes, no length before them. */
+    static void writeDecimalText(long v, RowBinaryWriter out) {
         if (v == Long.MIN_VALUE) {
-            out.writeString(MIN_LONG);
+            out.writeRaw(MIN_LONG, 0, MIN_LONG.length);
             return;
         }
-        boolean negative = v < 0;
-        long x = negative ? -v : v;
-        int digits = 1;
-        for (long t = x; t >= 10; t /= 10) {
-            digits++;
-        }
-        int n = digits + (negative ? 1 : 0);
-        out.writeVarUInt(n);
+        int n = decimalLength(v);
         byte[] buf = out.reserve(n);
-        int end = out.size();
-        int p = end - 1;
+        int p = out.size() - 1;
+        long x = v < 0 ? -v : v;
         do {
             buf[p--] = (byte) ('0' + (x % 10));
             x /= 10;
         } while (x != 0);
-        if (negative) {
+        if (v < 0) {
             buf[p] = '-';
         }
     }
 
-    /** Standard base64 with padding (RFC 4648 section 4), as Go's {@code base64.StdEncoding}. */
+    private static int decimalLength(long v) {
+        if (v == Long.MIN_VALUE) {
+            return MIN_LONG.length;
+        }
+        long x = v < 0 ? -v : v;
+        int digits = 1;
+        for (long t = x; t >= 10; t /= 10) {
+            digits++;
+        }
+        return v < 0 ? digits + 1 : digits;
+    }
+
+    /** Standard base64 with padding (RFC 4648 section 4), as Go's {@code base64.StdEncoding}, as a ClickHouse String. */
     static void writeBase64(byte[] b, int off, int len, RowBinaryWriter out) {
+        out.writeVarUInt(4 * ((len + 2) / 3));
+        writeBase64Text(b, off, len, out);
+    }
+
+    /** The base64 text of {@code b[off, off + len)}, no length before it. */
+    static void writeBase64Text(byte[] b, int off, int len, RowBinaryWriter out) {
         int n = 4 * ((len + 2) / 3);
-        out.writeVarUInt(n);
         byte[] d = out.reserve(n);
         int p = out.size() - n;
         int i = off;
@@ -293,12 +340,21 @@ public final class WireValues {
             return a[i];
         }
 
+        public void set(int i, int x) {
+            a[i] = x;
+        }
+
         public int size() {
             return n;
         }
 
         public void clear() {
             n = 0;
+        }
+
+        /** Keeps the first {@code size} ints. */
+        public void truncate(int size) {
+            n = size;
         }
     }
 }

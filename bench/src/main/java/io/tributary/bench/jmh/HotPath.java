@@ -1,6 +1,11 @@
 package io.tributary.bench.jmh;
 
+import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.ArrayValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.common.v1.KeyValueList;
 import io.tributary.clickhouse.body.Body;
 import io.tributary.clickhouse.body.BodyWriter;
 import io.tributary.clickhouse.body.Compression;
@@ -30,14 +35,20 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The job's hot path per Kafka record, one thread: OTLP in, each table's rows in RowBinary, copied
  * into the table's batch, which compresses as it grows (LZ4, a batch closed every 500 records), as
  * the sink does. One operation is one item (span, log record or data point): every record holds
- * {@value #ITEMS}. {@code -prof gc} gives the bytes allocated per item.
+ * {@value #ITEMS}. {@code -prof gc} gives the bytes allocated per item. With {@code -p
+ * attributes=doubles} every item also carries double-heavy attributes ({@value #DOUBLES} doubles,
+ * an array and a map of doubles, and a log body that is a map of them), which the exporter renders
+ * as text: the cost of formatting doubles and rendering maps and arrays.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -59,6 +70,12 @@ public class HotPath {
     @Param({"proto", "json"})
     public String encoding;
 
+    /** {@code loadgen}: the load generator's items; {@code doubles}: each with double-heavy attributes added. */
+    @Param({"loadgen", "doubles"})
+    public String attributes;
+
+    static final int DOUBLES = 12;
+
     private byte[][] records;
     private int next;
     private RecordTranscoder transcoder;
@@ -76,11 +93,75 @@ public class HotPath {
         for (int i = 0; i < RECORDS; i++) {
             long t = now + i * 1_000_000L;
             Message m = s == Signal.TRACES ? shape.next(t) : s == Signal.LOGS ? shape.nextLogs(t) : shape.nextMetrics(t);
+            if (attributes.equals("doubles")) {
+                m = withDoubles(m, new SplittableRandom(i));
+            }
             records[i] = encoding.equals("json") ? OtlpJsonWriter.write(m) : m.toByteArray();
         }
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.parse(schema));
         transcoder = RecordTranscoder.of(s, Encoding.AUTO, layouts);
         rows = new RecordRows(layouts);
+    }
+
+    /** {@code m} with double-heavy attributes added to every span, log record and data point (and a map body to every log record). */
+    static Message withDoubles(Message m, SplittableRandom random) {
+        String type = m.getDescriptorForType().getName();
+        boolean item = type.equals("Span") || type.equals("LogRecord") || type.endsWith("DataPoint");
+        Message.Builder b = m.toBuilder();
+        for (FieldDescriptor f : m.getDescriptorForType().getFields()) {
+            if (f.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+                continue;
+            }
+            if (f.isRepeated()) {
+                List<Object> out = new ArrayList<>();
+                for (Object v : (List<?>) m.getField(f)) {
+                    out.add(withDoubles((Message) v, random));
+                }
+                b.setField(f, out);
+            } else if (m.hasField(f) && !f.getName().equals("body")) {
+                b.setField(f, withDoubles((Message) m.getField(f), random));
+            }
+        }
+        if (item) {
+            FieldDescriptor attrs = m.getDescriptorForType().findFieldByName("attributes");
+            KeyValueList.Builder map = KeyValueList.newBuilder();
+            ArrayValue.Builder array = ArrayValue.newBuilder();
+            for (int i = 0; i < DOUBLES; i++) {
+                b.addRepeatedField(attrs, KeyValue.newBuilder().setKey("d." + i).setValue(dbl(random)).build());
+                if (i < 8) {
+                    array.addValues(dbl(random));
+                }
+                if (i < 4) {
+                    map.addValues(KeyValue.newBuilder().setKey("m" + i).setValue(dbl(random)));
+                }
+            }
+            b.addRepeatedField(attrs, KeyValue.newBuilder().setKey("d.array").setValue(AnyValue.newBuilder().setArrayValue(array)).build());
+            b.addRepeatedField(attrs, KeyValue.newBuilder().setKey("d.map").setValue(AnyValue.newBuilder().setKvlistValue(map)).build());
+            FieldDescriptor body = m.getDescriptorForType().findFieldByName("body");
+            if (body != null) {
+                b.setField(body, AnyValue.newBuilder().setKvlistValue(map).build());
+            }
+        }
+        return b.build();
+    }
+
+    /** Doubles as telemetry has them: measurements with a few decimals, ratios, whole numbers, tiny and huge ones. */
+    private static AnyValue dbl(SplittableRandom random) {
+        double d;
+        switch (random.nextInt(4)) {
+            case 0:
+                d = random.nextInt(1_000_000) / 1000.0;
+                break;
+            case 1:
+                d = random.nextDouble();
+                break;
+            case 2:
+                d = random.nextInt(100_000);
+                break;
+            default:
+                d = random.nextDouble() * Math.pow(10, random.nextInt(60) - 30);
+        }
+        return AnyValue.newBuilder().setDoubleValue(d).build();
     }
 
     /** Decode and rows only. */

@@ -33,7 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       lowercase hex; other bytes are standard base64 with padding;
  *   <li>enums are integers; int64, uint64 (unsigned), fixed64 and sfixed64 are decimal strings;
  *       32-bit integers are numbers (uint32/fixed32 unsigned);
- *   <li>doubles are numbers in Go's shortest form ({@link GoFloat#es6}), NaN and the infinities
+ *   <li>doubles are numbers in Go's shortest form ({@link GoFloat#writeEs6}), NaN and the infinities
  *       the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"};
  *   <li>strings escape {@code "}, {@code \}, {@code \n}, {@code \r}, {@code \t} and other control
  *       characters as <code>&#92;u00xx</code> (lowercase hex); everything else is raw UTF-8 (no HTML escaping).
@@ -214,7 +214,7 @@ public final class OtlpJsonWriter {
         } else if (Double.isInfinite(d)) {
             out.ascii(d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
         } else {
-            out.ascii(GoFloat.es6(d));
+            out.float64(d);
         }
     }
 
@@ -253,6 +253,12 @@ public final class OtlpJsonWriter {
                 buf[len++] = (byte) s.charAt(i);
             }
             return this;
+        }
+
+        /** A finite double as a JSON number, as jsoniter's {@code WriteFloat64} writes it ({@link GoFloat}). */
+        void float64(double d) {
+            ensure(GoFloat.MAX_LENGTH);
+            len = GoFloat.writeEs6(d, buf, len);
         }
 
         void hex(ByteString id) {

@@ -278,7 +278,8 @@ public final class ProtoReader {
                 throw truncated();
             }
             byte x = b[p++];
-            v |= (long) (x & 0x7F) << shift;
+            // protobuf-java reads any tenth byte as the top bit set, whatever its value; so must we
+            v |= shift == 63 ? Long.MIN_VALUE : (long) (x & 0x7F) << shift;
             if (x >= 0) {
                 pos = p;
                 return v;
