@@ -29,8 +29,37 @@ abstract class NativeColumn {
     /** Reads one RowBinary value at {@code p} and adds it; returns where the value ends. */
     abstract int read(byte[] b, int p);
 
+    /**
+     * {@link #read} of the {@code index}-th element of an array or map: a dictionary tries the key
+     * the previous row had at that place first (attribute keys come in the same order row after row).
+     */
+    int readAt(byte[] b, int p, int index) {
+        return read(b, p);
+    }
+
     /** Adds the type's default value (what a null row holds in a Nullable's nested column). */
     abstract void addDefault();
+
+    /** Where the RowBinary value at {@code p} ends, without adding it. */
+    abstract int skip(byte[] b, int p);
+
+    /**
+     * A position in what was added so far, for {@link #repeat}; only columns of {@link
+     * #repeatable} types have one.
+     */
+    int mark() {
+        throw new UnsupportedOperationException();
+    }
+
+    /** Adds again what was added between two {@link #mark}s. */
+    void repeat(int from, int to) {
+        throw new UnsupportedOperationException();
+    }
+
+    /** True when {@link #mark} and {@link #repeat} work: flat columns (fixed width, strings, dictionaries). */
+    boolean repeatable() {
+        return false;
+    }
 
     /** The type as the block header declares it. */
     abstract String type();
@@ -197,13 +226,39 @@ abstract class NativeColumn {
 
         @Override
         int read(byte[] b, int p) {
-            buf.write(b, p, width);
+            if (width == 8) { // most fixed columns: times, durations, counts, doubles
+                buf.writeLong(Buf.readLong(b, p));
+            } else if (width == 1) {
+                buf.writeByte(b[p]);
+            } else {
+                buf.write(b, p, width);
+            }
             return p + width;
         }
 
         @Override
         void addDefault() {
             buf.writeZeros(width);
+        }
+
+        @Override
+        int skip(byte[] b, int p) {
+            return p + width;
+        }
+
+        @Override
+        int mark() {
+            return buf.size;
+        }
+
+        @Override
+        void repeat(int from, int to) {
+            buf.write(buf.data, from, to - from);
+        }
+
+        @Override
+        boolean repeatable() {
+            return true;
         }
 
         @Override
@@ -252,8 +307,8 @@ abstract class NativeColumn {
 
         @Override
         int read(byte[] b, int p) {
-            int end = varintEnd(b, p);
-            end += varint(b, p);
+            int len = b[p];
+            int end = len >= 0 ? p + 1 + len : varintEnd(b, p) + varint(b, p); // lengths below 128 in one byte
             buf.write(b, p, end - p);
             return end;
         }
@@ -261,6 +316,26 @@ abstract class NativeColumn {
         @Override
         void addDefault() {
             buf.writeByte(0);
+        }
+
+        @Override
+        int skip(byte[] b, int p) {
+            return varintEnd(b, p) + varint(b, p);
+        }
+
+        @Override
+        int mark() {
+            return buf.size;
+        }
+
+        @Override
+        void repeat(int from, int to) {
+            buf.write(buf.data, from, to - from);
+        }
+
+        @Override
+        boolean repeatable() {
+            return true;
         }
 
         @Override
@@ -330,6 +405,11 @@ abstract class NativeColumn {
         void addDefault() {
             nulls.writeByte(1);
             inner.addDefault();
+        }
+
+        @Override
+        int skip(byte[] b, int p) {
+            return b[p] != 0 ? p + 1 : inner.skip(b, p + 1);
         }
 
         @Override
@@ -404,7 +484,7 @@ abstract class NativeColumn {
             int n = varint(b, p);
             p = varintEnd(b, p);
             for (int i = 0; i < n; i++) {
-                p = inner.read(b, p);
+                p = inner.readAt(b, p, i);
             }
             total += n;
             offsets.writeLong(total);
@@ -414,6 +494,16 @@ abstract class NativeColumn {
         @Override
         void addDefault() {
             offsets.writeLong(total);
+        }
+
+        @Override
+        int skip(byte[] b, int p) {
+            int n = varint(b, p);
+            p = varintEnd(b, p);
+            for (int i = 0; i < n; i++) {
+                p = inner.skip(b, p);
+            }
+            return p;
         }
 
         @Override
@@ -482,17 +572,59 @@ abstract class NativeColumn {
         private int at;
         private long previous;
 
+        /** Whether rows equal to the previous one are repeated rather than read (flat keys and values). */
+        private final boolean repeats;
+        /** The previous row's map in RowBinary, and where its keys and values went. */
+        private byte[] lastRow = new byte[256];
+        private int lastRowLength = -1;
+        private long lastRowCount;
+        private int keysFrom;
+        private int keysTo;
+        private int valuesFrom;
+        private int valuesTo;
+
         MapColumn(NativeColumn keys, NativeColumn values) {
             this.keys = keys;
             this.values = values;
+            this.repeats = keys.repeatable() && values.repeatable();
         }
 
         @Override
         int read(byte[] b, int p) {
+            if (!repeats) {
+                return readEntries(b, p);
+            }
+            // A map equal to the previous row's (a resource's attributes, on every row of its spans)
+            // repeats that row's keys and values: no hashing of its keys again.
+            int end = skip(b, p);
+            int len = end - p;
+            if (len == lastRowLength && Arrays.equals(lastRow, 0, len, b, p, end)) {
+                keys.repeat(keysFrom, keysTo);
+                values.repeat(valuesFrom, valuesTo);
+                total += lastRowCount;
+                offsets.writeLong(total);
+                return end;
+            }
+            if (lastRow.length < len) {
+                lastRow = new byte[Math.max(len, 2 * lastRow.length)];
+            }
+            System.arraycopy(b, p, lastRow, 0, len);
+            lastRowLength = len;
+            keysFrom = keys.mark();
+            valuesFrom = values.mark();
+            long before = total;
+            readEntries(b, p);
+            lastRowCount = total - before;
+            keysTo = keys.mark();
+            valuesTo = values.mark();
+            return end;
+        }
+
+        private int readEntries(byte[] b, int p) {
             int n = varint(b, p);
             p = varintEnd(b, p);
             for (int i = 0; i < n; i++) {
-                p = keys.read(b, p);
+                p = keys.readAt(b, p, i);
                 p = values.read(b, p);
             }
             total += n;
@@ -503,6 +635,17 @@ abstract class NativeColumn {
         @Override
         void addDefault() {
             offsets.writeLong(total);
+        }
+
+        @Override
+        int skip(byte[] b, int p) {
+            int n = varint(b, p);
+            p = varintEnd(b, p);
+            for (int i = 0; i < n; i++) {
+                p = keys.skip(b, p);
+                p = values.skip(b, p);
+            }
+            return p;
         }
 
         @Override
@@ -534,6 +677,7 @@ abstract class NativeColumn {
             total = 0;
             keys.clear();
             values.clear();
+            lastRowLength = -1;
         }
 
         @Override
@@ -589,6 +733,10 @@ abstract class NativeColumn {
         private int[] slots = new int[128];
         private int[] ids = new int[1024];
         private int rows;
+        /** The key of the value read last: tried before the hash table. */
+        private int lastId;
+        /** The key read last at each element index of an array or map. */
+        private int[] hints = new int[16];
         // reading
         private byte[] in;
         private int[] readKeyStart;
@@ -601,32 +749,88 @@ abstract class NativeColumn {
 
         @Override
         int read(byte[] b, int p) {
-            int len = varint(b, p);
-            int from = varintEnd(b, p);
+            // the previous row's value again (a resource's service name on every row of its spans)?
+            return append(b, p, lastId, -1);
+        }
+
+        @Override
+        int readAt(byte[] b, int p, int index) {
+            return append(b, p, index < hints.length ? hints[index] : 0, index);
+        }
+
+        /** Adds the string at {@code p}, trying key {@code candidate} before the hash table. */
+        private int append(byte[] b, int p, int candidate, int index) {
+            int len = b[p];
+            int from;
+            if (len >= 0) { // lengths below 128 in one byte
+                from = p + 1;
+            } else {
+                len = varint(b, p);
+                from = varintEnd(b, p);
+            }
             int end = from + len;
-            int h = hash(b, from, len);
-            int mask = slots.length - 1;
-            int s = h & mask;
             int id;
-            while (true) {
-                int k = slots[s];
-                if (k == 0) {
-                    id = add(b, p, from, len, h, s);
-                    break;
-                }
-                k--;
-                if (keyHash[k] == h && keyLength[k] == len
-                        && Arrays.equals(keys.data, keyStart[k], keyStart[k] + len, b, from, end)) {
-                    id = k;
-                    break;
-                }
-                s = (s + 1) & mask;
+            if (candidate < keyCount && keyLength[candidate] == len
+                    && Arrays.equals(keys.data, keyStart[candidate], keyStart[candidate] + len, b, from, end)) {
+                id = candidate;
+            } else {
+                id = lookup(b, p, from, len, end);
             }
             if (rows == ids.length) {
                 ids = Arrays.copyOf(ids, rows * 2);
             }
             ids[rows++] = id;
+            lastId = id;
+            if (index >= 0) {
+                if (index >= hints.length) {
+                    hints = Arrays.copyOf(hints, Math.max(index + 1, hints.length * 2));
+                }
+                hints[index] = id;
+            }
             return end;
+        }
+
+        private int lookup(byte[] b, int p, int from, int len, int end) {
+            int h = hash(b, from, len);
+            int mask = slots.length - 1;
+            int s = h & mask;
+            while (true) {
+                int k = slots[s];
+                if (k == 0) {
+                    return add(b, p, from, len, h, s);
+                }
+                k--;
+                if (keyHash[k] == h && keyLength[k] == len
+                        && Arrays.equals(keys.data, keyStart[k], keyStart[k] + len, b, from, end)) {
+                    return k;
+                }
+                s = (s + 1) & mask;
+            }
+        }
+
+        @Override
+        int skip(byte[] b, int p) {
+            return varintEnd(b, p) + varint(b, p);
+        }
+
+        @Override
+        int mark() {
+            return rows;
+        }
+
+        @Override
+        void repeat(int from, int to) {
+            int n = to - from;
+            if (rows + n > ids.length) {
+                ids = Arrays.copyOf(ids, Math.max(ids.length * 2, rows + n));
+            }
+            System.arraycopy(ids, from, ids, rows, n);
+            rows += n;
+        }
+
+        @Override
+        boolean repeatable() {
+            return true;
         }
 
         private int add(byte[] b, int p, int from, int len, int h, int slot) {
@@ -735,6 +939,7 @@ abstract class NativeColumn {
             Arrays.fill(slots, 0);
             keyCount = 0;
             rows = 0;
+            lastId = 0;
             byte[] empty = {0};
             int s = hash(empty, 1, 0) & (slots.length - 1);
             add(empty, 0, 1, 0, hash(empty, 1, 0), s);

@@ -151,6 +151,49 @@ class NativeBlockTest {
         }
     }
 
+    /**
+     * Rows whose map equals the previous row's repeat its keys and values instead of reading them
+     * again, and a value equal to the previous row's takes its key: runs of equal rows, then
+     * others, then the first again, across several adds and a clear, come back byte for byte.
+     */
+    @Test
+    void runsOfEqualRowsComeBackByteForByte() {
+        NativeBlock b = NativeBlock.forHeader(header("service", "resource", "span", "n",
+                "LowCardinality(String)", "Map(LowCardinality(String), String)", "Map(String, String)", "UInt32"));
+        Random rnd = new Random(7);
+        for (int round = 0; round < 3; round++) {
+            RowBinaryWriter all = new RowBinaryWriter(1024);
+            int rows = 0;
+            for (int chunk = 0; chunk < 20; chunk++) {
+                RowBinaryWriter w = new RowBinaryWriter(256);
+                int resource = rnd.nextInt(3);
+                int n = 1 + rnd.nextInt(8);
+                for (int r = 0; r < n; r++) {
+                    w.writeString("svc" + resource);
+                    w.writeMapSize(resource);
+                    for (int k = 0; k < resource; k++) {
+                        w.writeString("k" + k);
+                        w.writeString("v" + resource);
+                    }
+                    int spanAttrs = rnd.nextInt(2);
+                    w.writeMapSize(spanAttrs);
+                    for (int k = 0; k < spanAttrs; k++) {
+                        w.writeString("a");
+                        w.writeString(rnd.nextBoolean() ? "x" : "y");
+                    }
+                    w.writeInt32(rnd.nextInt(3));
+                }
+                b.addRows(w.buffer(), 0, w.size(), n);
+                all.writeRaw(w.buffer(), 0, w.size());
+                rows += n;
+            }
+            NativeBlock.Rows back = NativeBlock.rows(b.toByteArray(), Integer.MAX_VALUE);
+            assertArrayEquals(all.toByteArray(), back.data(), "round " + round);
+            assertEquals(rows, back.rowEnds().length);
+            b.clear();
+        }
+    }
+
     /** More distinct values than a UInt8 index holds: the indexes widen to UInt16, then UInt32. */
     @Test
     void largeDictionariesWidenTheirIndexes() {
