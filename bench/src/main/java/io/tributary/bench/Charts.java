@@ -77,6 +77,21 @@ final class Charts {
             drawn.add("job-cpu.png");
         }
 
+        // the INSERT formats side by side (labels formats-*): the newest run of each signal, engine and format
+        Map<String, Double> formats = new LinkedHashMap<>();
+        for (Map<String, String> r : runs) {
+            if (r.get("kind").equals("job") && r.getOrDefault("label", "").startsWith("formats-")) {
+                String key = r.getOrDefault("signal", "traces") + " " + r.get("engine") + " " + r.get("sink");
+                formats.put(key + " ClickHouse", num(r, "clickhouse_core_us_per_span"));
+                formats.put(key + " job", num(r, "job_core_us_per_span"));
+            }
+        }
+        if (!formats.isEmpty()) {
+            bars(out.resolve("formats.png"), "CPU per item by INSERT format (sink.format), steady state",
+                    "core-µs per span, log record or data point", formats, 0, null);
+            drawn.add("formats.png");
+        }
+
         // scaling: decode threads
         Map<String, Double> scaling = new LinkedHashMap<>();
         for (Map<String, String> r : runs) {
