@@ -160,7 +160,7 @@ abstract class NativeColumn {
 
     // -------------------------------------------------------------------------------------------
 
-    /** Reads a LEB128 value at {@code p} into {@code at[0]} ... kept inline in the callers for speed. */
+    /** Where the LEB128 value at {@code p} ends. */
     static int varintEnd(byte[] b, int p) {
         while (b[p] < 0) {
             p++;
@@ -475,16 +475,27 @@ abstract class NativeColumn {
         private int at;
         private long previous;
 
+        /** The width of the elements when they are of a fixed-width type, else 0. */
+        private final int fixedWidth;
+
         ArrayColumn(NativeColumn inner) {
             this.inner = inner;
+            this.fixedWidth = inner instanceof FixedColumn f ? f.width : 0;
         }
 
         @Override
         int read(byte[] b, int p) {
             int n = varint(b, p);
             p = varintEnd(b, p);
-            for (int i = 0; i < n; i++) {
-                p = inner.readAt(b, p, i);
+            if (fixedWidth > 0) {
+                // numbers (bucket counts, bounds, times) lie back to back in both formats: one copy
+                int bytes = n * fixedWidth;
+                ((FixedColumn) inner).buf.write(b, p, bytes);
+                p += bytes;
+            } else {
+                for (int i = 0; i < n; i++) {
+                    p = inner.readAt(b, p, i);
+                }
             }
             total += n;
             offsets.writeLong(total);
@@ -500,6 +511,9 @@ abstract class NativeColumn {
         int skip(byte[] b, int p) {
             int n = varint(b, p);
             p = varintEnd(b, p);
+            if (fixedWidth > 0) {
+                return p + n * fixedWidth;
+            }
             for (int i = 0; i < n; i++) {
                 p = inner.skip(b, p);
             }
