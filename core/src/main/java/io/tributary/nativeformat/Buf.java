@@ -19,7 +19,8 @@ final class Buf {
 
     void ensure(int more) {
         if (data.length - size < more) {
-            long want = Math.max((long) data.length * 2, (long) size + more);
+            // by half again: a batch's columns hold at most a third more than their values
+            long want = Math.max((long) data.length + (data.length >> 1), (long) size + more);
             if (want > Integer.MAX_VALUE - 16) {
                 throw new IllegalStateException("a Native column grew past 2 GB");
             }

@@ -82,6 +82,15 @@ public final class NativeBlock {
         return rows;
     }
 
+    /** Bytes of the values added, in every column (what a batch counts against its budget). */
+    public long used() {
+        long sum = 0;
+        for (NativeColumn c : columns) {
+            sum += c.used();
+        }
+        return sum;
+    }
+
     /** Bytes the columns hold (their buffers, used or not). */
     public long bytes() {
         long sum = 0;

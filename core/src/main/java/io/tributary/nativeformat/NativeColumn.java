@@ -70,8 +70,11 @@ abstract class NativeColumn {
     /** The column's data, every value added since {@link #clear}. */
     abstract void writeData(ByteSink out);
 
-    /** Bytes held. */
+    /** Bytes held (the buffers, used or not). */
     abstract long bytes();
+
+    /** Bytes of the values added (what the buffers use). */
+    abstract long used();
 
     /** Forgets every value, keeping the buffers. */
     abstract void clear();
@@ -277,6 +280,11 @@ abstract class NativeColumn {
         }
 
         @Override
+        long used() {
+            return buf.size;
+        }
+
+        @Override
         void clear() {
             buf.clear();
         }
@@ -351,6 +359,11 @@ abstract class NativeColumn {
         @Override
         long bytes() {
             return buf.data.length;
+        }
+
+        @Override
+        long used() {
+            return buf.size;
         }
 
         @Override
@@ -431,6 +444,11 @@ abstract class NativeColumn {
         @Override
         long bytes() {
             return nulls.data.length + inner.bytes();
+        }
+
+        @Override
+        long used() {
+            return nulls.size + inner.used();
         }
 
         @Override
@@ -539,6 +557,11 @@ abstract class NativeColumn {
         @Override
         long bytes() {
             return offsets.data.length + inner.bytes();
+        }
+
+        @Override
+        long used() {
+            return offsets.size + inner.used();
         }
 
         @Override
@@ -683,6 +706,11 @@ abstract class NativeColumn {
         @Override
         long bytes() {
             return offsets.data.length + keys.bytes() + values.bytes();
+        }
+
+        @Override
+        long used() {
+            return offsets.size + keys.used() + values.used();
         }
 
         @Override
@@ -945,6 +973,11 @@ abstract class NativeColumn {
         @Override
         long bytes() {
             return keys.data.length + 4L * (keyStart.length * 3 + slots.length + ids.length);
+        }
+
+        @Override
+        long used() {
+            return keys.size + 4L * (keyCount * 3 + slots.length + rows);
         }
 
         @Override
