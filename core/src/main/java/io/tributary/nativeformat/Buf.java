@@ -17,14 +17,19 @@ final class Buf {
         data = new byte[Math.max(16, capacity)];
     }
 
+    /** The largest array the JVM gives. */
+    private static final int MAX_CAPACITY = Integer.MAX_VALUE - 16;
+
     void ensure(int more) {
         if (data.length - size < more) {
-            // by half again: a batch's columns hold at most a third more than their values
-            long want = Math.max((long) data.length + (data.length >> 1), (long) size + more);
-            if (want > Integer.MAX_VALUE - 16) {
+            long needed = (long) size + more;
+            if (needed > MAX_CAPACITY) {
                 throw new IllegalStateException("a Native column grew past 2 GB");
             }
-            data = Arrays.copyOf(data, (int) want);
+            // by half again (a batch's columns hold at most a third more than their values), but
+            // not past what an array holds: a column of 1.5 GB fits
+            long grown = (long) data.length + (data.length >> 1);
+            data = Arrays.copyOf(data, (int) Math.min(Math.max(grown, needed), MAX_CAPACITY));
         }
     }
 

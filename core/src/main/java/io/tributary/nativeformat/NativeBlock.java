@@ -100,8 +100,16 @@ public final class NativeBlock {
         return sum;
     }
 
-    /** Writes the block: column and row counts, then per column its name, type and values. */
+    /**
+     * Writes the block: column and row counts, then per column its name, type and values. A block
+     * of no rows writes nothing, as ClickHouse writes an empty result: it reads no column data in a
+     * block of no rows, and refuses one that leaves columns of the table out (26.7: "Block structure
+     * mismatch in Native stream"), while it takes an empty body as no rows.
+     */
     public void writeTo(ByteSink out) {
+        if (rows == 0) {
+            return;
+        }
         byte[] counts = new byte[2 * Leb128.MAX_BYTES];
         int n = Leb128.write(counts, 0, columns.length);
         n = Leb128.write(counts, n, rows);
@@ -179,14 +187,19 @@ public final class NativeBlock {
                 if (typeLength > body.length - p) {
                     throw new IllegalStateException("a Native column type of " + typeLength + " bytes");
                 }
+                if (nesting(body, p, (int) typeLength) > MAX_NESTING) {
+                    throw new IllegalStateException("a Native column type nested more than " + MAX_NESTING + " levels");
+                }
                 String type = new String(body, p, (int) typeLength, StandardCharsets.UTF_8);
                 p += (int) typeLength;
                 cs[i] = NativeColumn.of(ChType.parse(type));
                 if (cs[i] == null) {
                     throw new IllegalStateException("a Native block has a column of type " + type);
                 }
-                p = cs[i].readPrefix(body, p);
-                p = cs[i].readData(body, p, n);
+                if (n > 0) { // ClickHouse reads no column data in a block of no rows
+                    p = cs[i].readPrefix(body, p);
+                    p = cs[i].readData(body, p, n);
+                }
             }
             if (total + n > ends.length) {
                 ends = Arrays.copyOf(ends, Math.max(ends.length * 2, total + n));
@@ -203,6 +216,23 @@ public final class NativeBlock {
                     + maxRowBytes);
         }
         return new Rows(out.toByteArray(), Arrays.copyOf(ends, total));
+    }
+
+    /** Deeper than any type written here: a damaged type is refused before its parse recurses that deep. */
+    private static final int MAX_NESTING = 32;
+
+    /** The deepest nesting of parentheses in {@code b[from, from + len)}. */
+    private static int nesting(byte[] b, int from, int len) {
+        int depth = 0;
+        int max = 0;
+        for (int i = from; i < from + len; i++) {
+            if (b[i] == '(') {
+                max = Math.max(max, ++depth);
+            } else if (b[i] == ')') {
+                depth--;
+            }
+        }
+        return max;
     }
 
     private static int skipString(byte[] b, int p, int[] next) {

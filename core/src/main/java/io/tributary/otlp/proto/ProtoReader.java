@@ -161,13 +161,14 @@ public final class ProtoReader {
 
     /** Reads the current length-delimited field: its bytes are {@link #start} .. + {@link #length}. */
     public void readBytes() throws InvalidProtobufException {
-        long n = varint();
+        // as protobuf-java's readRawVarint32: the low 32 bits, whatever the varint's length and high bits
+        int n = (int) varint();
         if (n < 0 || n > end - pos) {
             throw n < 0 ? new InvalidProtobufException("CodedInputStream encountered an embedded string or message which"
                     + " claimed to have negative size.") : truncated();
         }
         start = pos;
-        length = (int) n;
+        length = n;
         pos += length;
     }
 
