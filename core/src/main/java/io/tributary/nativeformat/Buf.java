@@ -13,8 +13,14 @@ final class Buf {
     byte[] data;
     int size;
 
+    private static final byte[] EMPTY = {};
+
+    /** The capacity of the first allocation, made at the first write (a column only read back never makes it). */
+    private final int first;
+
     Buf(int capacity) {
-        data = new byte[Math.max(16, capacity)];
+        data = EMPTY;
+        first = Math.max(16, capacity);
     }
 
     /** The largest array the JVM gives. */
@@ -28,7 +34,7 @@ final class Buf {
             }
             // by half again (a batch's columns hold at most a third more than their values), but
             // not past what an array holds: a column of 1.5 GB fits
-            long grown = (long) data.length + (data.length >> 1);
+            long grown = Math.max(first, (long) data.length + (data.length >> 1));
             data = Arrays.copyOf(data, (int) Math.min(Math.max(grown, needed), MAX_CAPACITY));
         }
     }

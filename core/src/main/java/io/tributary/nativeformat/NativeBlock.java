@@ -168,13 +168,15 @@ public final class NativeBlock {
         int total = 0;
         int p = 0;
         int[] next = new int[1];
+        java.util.Map<String, ChType> types = new java.util.HashMap<>();
         while (p < body.length) {
             long columnCount = Leb128.read(body, p, next);
             p = next[0];
             long rowCount = Leb128.read(body, p, next);
             p = next[0];
-            // every column takes a byte a row at least, and a name and a type
-            if (columnCount < 1 || columnCount > body.length - p || rowCount > body.length - p) {
+            // every column takes a byte a row at least, and a name and a type; a block of no rows is
+            // never written (writeTo writes nothing)
+            if (columnCount < 1 || columnCount > body.length - p || rowCount < 1 || rowCount > body.length - p) {
                 throw new IllegalStateException("a Native block of " + columnCount + " columns and " + rowCount
                         + " rows in " + (body.length - p) + " bytes");
             }
@@ -192,7 +194,7 @@ public final class NativeBlock {
                 }
                 String type = new String(body, p, (int) typeLength, StandardCharsets.UTF_8);
                 p += (int) typeLength;
-                cs[i] = NativeColumn.of(ChType.parse(type));
+                cs[i] = NativeColumn.of(types.computeIfAbsent(type, ChType::parse)); // parsed once per type
                 if (cs[i] == null) {
                     throw new IllegalStateException("a Native block has a column of type " + type);
                 }

@@ -767,18 +767,18 @@ abstract class NativeColumn {
         /** The keys as a String column (length and bytes each). */
         private final Buf keys = new Buf(1024);
         /** Where each key's bytes start in {@link #keys} and how long they are. */
-        private int[] keyStart = new int[64];
-        private int[] keyLength = new int[64];
-        private int[] keyHash = new int[64];
+        private int[] keyStart = new int[4];
+        private int[] keyLength = new int[4];
+        private int[] keyHash = new int[4];
         private int keyCount;
         /** Open addressing: key index + 1, or 0. */
-        private int[] slots = new int[128];
-        private int[] ids = new int[1024];
+        private int[] slots = new int[8];
+        private int[] ids = new int[16];
         private int rows;
         /** The key of the value read last: tried before the hash table. */
         private int lastId;
         /** The key read last at each element index of an array or map. */
-        private int[] hints = new int[16];
+        private int[] hints = new int[4];
         // reading
         private byte[] in;
         private int[] readKeyStart;

@@ -103,7 +103,7 @@ public final class TributaryOptions {
     public static final Option<Integer> SINK_BATCH_MAX_ROWS =
             new Option<>("sink.batch.max-rows", 100_000, "A batch is sent when it holds this many rows, or `sink.batch.max-bytes`, or when `sink.batch.max-age` has passed, whichever comes first", Options.POSITIVE_INT);
     public static final Option<Long> SINK_BATCH_MAX_BYTES =
-            new Option<>("sink.batch.max-bytes", 64L << 20, "…or when it holds this many uncompressed RowBinary bytes. Also the budget the open batches of all tables of a sink subtask share (when they reach it together, the largest is sent): a subtask holds about `(1 + sink.max-in-flight) × sink.batch.max-bytes` of RowBinary (see docs/configuration.md#memory)", new Option.Type<>("size, below `2 gb`", Options::positiveBytes));
+            new Option<>("sink.batch.max-bytes", 64L << 20, "…or when it holds this many uncompressed bytes (its RowBinary rows, or its Native columns). Also the budget the open batches of all tables of a sink subtask share (when they reach it together, the largest is sent): a subtask holds about `(1 + sink.max-in-flight) × sink.batch.max-bytes` of them, half as much again in Native (see docs/configuration.md#memory)", new Option.Type<>("size, below `2 gb`", Options::positiveBytes));
     public static final Option<Duration> SINK_BATCH_MAX_AGE =
             new Option<>("sink.batch.max-age", Duration.ofSeconds(5), "…or when its oldest row has waited this long; and always before a checkpoint completes (at least once; exactly once, batches are written when their checkpoint completes, whatever their age)", Options.DURATION);
     public static final Option<Compression> SINK_COMPRESSION =

@@ -29,9 +29,8 @@ final class Batch {
     private final SegmentPool pool;
     /** RowBinary: the body, written as rows arrive. */
     private final BodyWriter body;
-    /** Native: the columns, and where their block goes back to when written. */
-    private final NativeBlock block;
-    private final NativeBlocks blocks;
+    /** Native: the columns; dropped once sealed, so an INSERT in flight holds only its compressed body. */
+    private NativeBlock block;
     /** Exactly once: the checksum of the rows, part of the batch's token. */
     private final CRC32C crc;
     private String[] topics = new String[16];
@@ -41,7 +40,7 @@ final class Batch {
     private int[] lengths = new int[16];
     private int records;
     int rows;
-    /** Uncompressed bytes of the rows (the header not counted). */
+    /** Uncompressed bytes of the rows (the header not counted): RowBinary, or the Native columns. */
     long bytes;
 
     /**
@@ -57,7 +56,6 @@ final class Batch {
         this.pool = pool;
         this.crc = checksum ? new CRC32C() : null;
         this.block = blocks == null ? null : blocks.take(header);
-        this.blocks = block == null ? null : blocks;
         this.format = block == null ? InsertFormat.ROWBINARY : InsertFormat.NATIVE;
         if (block == null) {
             this.body = compression.open(pool);
@@ -67,12 +65,21 @@ final class Batch {
         }
     }
 
-    /** Copies the record's rows into the batch (they are lent only for the call). */
-    void add(EncodedRows e) {
-        if (block != null) {
+    /**
+     * Copies the record's rows into the batch (they are lent only for the call).
+     *
+     * @return the bytes the batch grew by against the budget: the rows' RowBinary, or in Native the
+     *     bytes the columns took (an empty array is one byte of RowBinary but an 8-byte offset)
+     */
+    long add(EncodedRows e) {
+        long grew;
+        if (format == InsertFormat.NATIVE) {
+            long before = block.used();
             block.addRows(e.data, 0, e.length, e.rows);
+            grew = block.used() - before;
         } else {
             body.write(e.data, 0, e.length);
+            grew = e.length;
         }
         if (crc != null) {
             crc.update(e.data, 0, e.length);
@@ -92,7 +99,8 @@ final class Batch {
         lengths[records] = e.length;
         records++;
         rows += e.rows;
-        bytes += e.length;
+        bytes += grew;
+        return grew;
     }
 
     /** True when rows of {@code header}'s layout may join this batch. */
@@ -109,14 +117,14 @@ final class Batch {
         String token = crc == null ? null : SealedBatch.token(OtelTable.values()[table], t, p, o, rows, checksum);
         Body sealed;
         long rawBytes;
-        if (block != null) {
+        if (format == InsertFormat.NATIVE) {
             BodyWriter w = compression.open(pool);
             long[] written = new long[1];
             block.writeTo((b, off, len) -> {
                 w.write(b, off, len);
                 written[0] += len;
             });
-            blocks.give(header, block);
+            block = null;
             sealed = w.finish();
             rawBytes = written[0];
         } else {
@@ -132,9 +140,7 @@ final class Batch {
 
     /** Drops the batch, giving its buffers back. */
     void abandon() {
-        if (block != null) {
-            blocks.give(header, block);
-        } else {
+        if (body != null) {
             body.abandon();
         }
     }

@@ -75,8 +75,7 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         // the batches in flight and those filling, at the usual 5-10x compression of telemetry
         this.pool = new SegmentPool(exactlyOnce ? 0 : 4 * (settings.maxInFlight() + settings.tables().size()));
         this.maxAgeMillis = settings.maxAge().toMillis();
-        // idle blocks keep at most one full batch's worth of column buffers
-        this.blocks = settings.format() == InsertFormat.NATIVE ? new NativeBlocks(settings.maxBytes()) : null;
+        this.blocks = settings.format() == InsertFormat.NATIVE ? new NativeBlocks() : null;
         AtomicInteger n = new AtomicInteger();
         this.senders =
                 Executors.newFixedThreadPool(
@@ -108,8 +107,7 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
                 time.registerTimer(now + maxAgeMillis, ts -> onMaxAge(created));
             }
         }
-        b.add(element);
-        openBytes += element.length;
+        openBytes += b.add(element);
         metrics.buffered(t, element.rows);
         if (b.rows >= settings.maxRows() || b.bytes >= settings.maxBytes()) {
             dispatch(t);
