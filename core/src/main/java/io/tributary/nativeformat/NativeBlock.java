@@ -162,8 +162,10 @@ public final class NativeBlock {
     private static Rows readRows(byte[] body, long maxRowBytes) {
         int limit = (int) Math.min(maxRowBytes, Integer.MAX_VALUE - 16);
         RowBinaryWriter out = new RowBinaryWriter((int) Math.min(limit, body.length + 1024L));
-        out.limit(limit, () -> new IllegalStateException("the Native blocks give more than " + maxRowBytes
-                + " bytes of rows"));
+        // the writer makes room for a whole varint before it writes one: its limit leaves that room,
+        // and the exact bound is checked at the end
+        out.limit((int) Math.min((long) limit + Leb128.MAX_BYTES, Integer.MAX_VALUE - 16),
+                () -> new IllegalStateException("the Native blocks give more than " + maxRowBytes + " bytes of rows"));
         int[] ends = new int[64];
         int total = 0;
         int p = 0;

@@ -199,9 +199,17 @@ final class BatchInserter implements AutoCloseable {
             this.stored = new boolean[batch.records()];
         }
 
-        Body body(int from, int to) {
+        Body body(int from, int to) throws TableRefusal {
             if (chunks == null) {
-                chunks = batch.chunks();
+                try {
+                    chunks = batch.chunks();
+                } catch (IllegalStateException | java.io.UncheckedIOException e) {
+                    // A body that cannot be read back cannot be split. Failing the job would
+                    // restart it into the same batch (exactly once, it comes back from the
+                    // checkpoint): the table-refusal action decides instead, once.
+                    throw new TableRefusal(new ClickHouseException("ClickHouse refused rows of a batch that cannot be"
+                            + " read back to send its records apart: " + e.getMessage(), 0, 0, false));
+                }
             }
             return batch.body(chunks, from, to);
         }

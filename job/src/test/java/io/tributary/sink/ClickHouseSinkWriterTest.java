@@ -386,6 +386,36 @@ class ClickHouseSinkWriterTest {
                 .isEqualTo(InsertFormat.ROWBINARY);
     }
 
+    /**
+     * A Native batch whose body cannot be read back (damaged in its checkpoint, or a bug), refused
+     * for a row: it cannot be split, so the table-refusal action decides, once. Before, the
+     * IllegalStateException of reading it failed the commit, and exactly once the restored batch
+     * failed the same way after every restart, forever.
+     */
+    @Test
+    void aRefusedNativeBatchThatCannotBeReadBackStopsTheJobOnce() throws Exception {
+        byte[] garbage = "not a Native block".getBytes(StandardCharsets.US_ASCII);
+        SealedBatch b = new SealedBatch(0, InsertFormat.NATIVE, Compression.NONE, HEADER,
+                io.tributary.clickhouse.body.Body.of(garbage), garbage.length, 2, 0, null, new String[] {"spans", "spans"},
+                new int[] {0, 0}, new long[] {1, 2}, new int[] {1, 1}, new int[] {5, 5});
+        InsertClient refusing = new InsertClient() {
+            @Override
+            public long insert(String sql, Map<String, String> settings, Body body, Compression compression)
+                    throws ClickHouseException {
+                throw new ClickHouseException("Code: 469. DB::Exception: Constraint violated", 500, 469, false);
+            }
+
+            @Override
+            public void close() {}
+        };
+        BatchInserter inserter = new BatchInserter(settings(Delivery.EXACTLY_ONCE, Compression.NONE, 100, 1L << 30),
+                refusing, metrics(), FACTS, NO_LIVE_TABLES);
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> inserter.write(b));
+        assertThat(t).isInstanceOf(IOException.class).hasMessageContaining("cannot be read back");
+        assertThat(org.apache.flink.runtime.executiongraph.failover.ExecutionFailureHandler.isUnrecoverableError(t)).isTrue();
+        inserter.close();
+    }
+
     /** Bytes of the Native block of records 1 and 2. */
     private static int partSize(byte[] header, List<byte[]> records, int[] rows) {
         io.tributary.nativeformat.NativeBlock b = io.tributary.nativeformat.NativeBlock.forHeader(header);

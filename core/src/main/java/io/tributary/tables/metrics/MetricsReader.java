@@ -415,6 +415,32 @@ public final class MetricsReader {
         exemplars(r);
     }
 
+    /**
+     * Fields 2 to 5 of a histogram, exponential histogram or summary point, the same in all three:
+     * start time, time, count and sum, each fixed64; false for another wire type (then skipped).
+     */
+    private static boolean startTimeCountSum(ProtoReader r, MetricView v) throws InvalidProtobufException {
+        if (r.wireType() != ProtoReader.I64) {
+            return false;
+        }
+        long bits = r.readFixed64();
+        switch (r.field()) {
+            case 2:
+                v.start = bits;
+                break;
+            case 3:
+                v.time = bits;
+                break;
+            case 4:
+                v.count = bits;
+                break;
+            default:
+                v.sum = Double.longBitsToDouble(bits);
+                break;
+        }
+        return true;
+    }
+
     private void histogram(ProtoReader r) throws InvalidProtobufException {
         MetricView v = view;
         v.newPoint();
@@ -423,26 +449,10 @@ public final class MetricsReader {
         while (r.next()) {
             switch (r.field()) {
                 case 2:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.start = r.readFixed64();
-                        continue;
-                    }
-                    break;
                 case 3:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.time = r.readFixed64();
-                        continue;
-                    }
-                    break;
                 case 4:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.count = r.readFixed64();
-                        continue;
-                    }
-                    break;
                 case 5:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.sum = Double.longBitsToDouble(r.readFixed64());
+                    if (startTimeCountSum(r, v)) {
                         continue;
                     }
                     break;
@@ -525,26 +535,10 @@ public final class MetricsReader {
                     }
                     break;
                 case 2:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.start = r.readFixed64();
-                        continue;
-                    }
-                    break;
                 case 3:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.time = r.readFixed64();
-                        continue;
-                    }
-                    break;
                 case 4:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.count = r.readFixed64();
-                        continue;
-                    }
-                    break;
                 case 5:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.sum = Double.longBitsToDouble(r.readFixed64());
+                    if (startTimeCountSum(r, v)) {
                         continue;
                     }
                     break;
@@ -638,26 +632,10 @@ public final class MetricsReader {
         while (r.next()) {
             switch (r.field()) {
                 case 2:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.start = r.readFixed64();
-                        continue;
-                    }
-                    break;
                 case 3:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.time = r.readFixed64();
-                        continue;
-                    }
-                    break;
                 case 4:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.count = r.readFixed64();
-                        continue;
-                    }
-                    break;
                 case 5:
-                    if (r.wireType() == ProtoReader.I64) {
-                        v.sum = Double.longBitsToDouble(r.readFixed64());
+                    if (startTimeCountSum(r, v)) {
                         continue;
                     }
                     break;
