@@ -210,6 +210,7 @@ public final class OtlpJsonToWire {
         at++;
         skipWhitespace();
         boolean packed = f.packed;
+        int start = pos;
         int body = 0;
         if (packed) {
             writeTag(f.packedTag);
@@ -243,7 +244,12 @@ public final class OtlpJsonToWire {
             }
         }
         if (packed) {
-            close(body);
+            if (pos == body) {
+                // no elements: no field, as protobuf-java writes an empty list
+                pos = start;
+            } else {
+                close(body);
+            }
         }
     }
 
@@ -1030,10 +1036,10 @@ public final class OtlpJsonToWire {
         int extra = varintSize(length) - 1;
         ensure(extra);
         System.arraycopy(out, body, out, body + extra, length);
-        int end = pos + extra;
+        int after = pos + extra;
         pos = body - 1;
         writeVarint(length);
-        pos = end;
+        pos = after;
     }
 
     private void writeTag(byte[] tag) {
