@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * written as other strings than {@code "NaN"}, {@code "Infinity"} and {@code "-Infinity"}, enum
  * names unknown to the schema, base64 that is not in its plain form, a message field given twice
  * in one object (protobuf would merge the two; the message path keeps the last), nesting deeper
- * than {@value #MAX_DEPTH}. Not thread-safe: one per task.
+ * than {@value #MAX_DEPTH}, keys longer than {@value #MAX_KEY_LENGTH} bytes. Not thread-safe: one per task.
  */
 public final class OtlpJsonToWire {
 
@@ -35,6 +35,8 @@ public final class OtlpJsonToWire {
     static final int MAX_DEPTH = 900;
     /** Well below Jackson's limit (1000 characters) for the same reason; no double needs more. */
     static final int MAX_NUMBER_LENGTH = 400;
+    /** Far below Jackson's limit on names (50,000 bytes), which the message path therefore applies. */
+    static final int MAX_KEY_LENGTH = 1000;
 
     private static final ConcurrentHashMap<Descriptor, Plan> PLANS = new ConcurrentHashMap<>();
 
@@ -358,7 +360,10 @@ public final class OtlpJsonToWire {
         }
         int length = at - start;
         at++;
-        return length > 1000 ? null : plan.field(in, start, length, hash);
+        if (length > MAX_KEY_LENGTH) {
+            throw UNHANDLED;
+        }
+        return plan.field(in, start, length, hash);
     }
 
     // ---- values
@@ -853,8 +858,11 @@ public final class OtlpJsonToWire {
                     if (in[at] != '"') {
                         throw UNHANDLED;
                     }
-                    at++;
+                    int key = ++at;
                     skipString();
+                    if (at - key > MAX_KEY_LENGTH) {
+                        throw UNHANDLED;
+                    }
                     skipWhitespace();
                     if (in[at++] != ':') {
                         throw UNHANDLED;
