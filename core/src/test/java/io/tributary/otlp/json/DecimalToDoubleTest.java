@@ -73,7 +73,7 @@ class DecimalToDoubleTest {
         }
         for (int q = DecimalToDouble.MIN_Q; q <= DecimalToDouble.MAX_Q; q++) {
             check(1, q);
-            check(9_999_999_999_999_999_999L, q);
+            check(Long.parseUnsignedLong("9999999999999999999"), q);
         }
         check(-1L, 0); // 2^64 - 1, read as unsigned
         assertThat(answered).as("answered of %d", asked).isGreaterThan(asked * 80 / 100);
