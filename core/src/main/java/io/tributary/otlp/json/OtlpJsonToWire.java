@@ -22,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * numbers packed. It takes the common form of the input, which is nearly all of it; for anything
  * else it answers {@code null} and the caller reads the record through {@link OtlpJsonParser},
  * which also words every refusal: JSON that is malformed or not OTLP, invalid UTF-8 (which the
- * message path reads with U+FFFD), escaped keys, integers written with a fraction, exponent or
+ * message path reads with U+FFFD), escaped keys, escapes inside ids, numbers, enum names and base64
+ * (text strings may hold any escape), integers written with a fraction, exponent or
  * more than 20 digits, numbers of more than {@value #MAX_NUMBER_LENGTH} characters, doubles
  * written as other strings than {@code "NaN"}, {@code "Infinity"} and {@code "-Infinity"}, enum
  * names unknown to the schema, base64 that is not in its plain form, a message field given twice
