@@ -1,14 +1,18 @@
 package io.tributary.tables;
 
+import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.OtlpDecoder;
 import io.tributary.otlp.Signal;
+import io.tributary.otlp.json.OtlpJsonToWire;
 import io.tributary.tables.logs.LogsReader;
 import io.tributary.tables.metrics.MetricsReader;
 import io.tributary.tables.traces.TracesReader;
+
+import java.io.IOException;
 
 /**
  * One Kafka record's bytes to the rows of its signal's tables: the whole way from OTLP to RowBinary,
@@ -23,30 +27,45 @@ public interface RecordTranscoder {
 
     /** The transcoder of {@code signal} for records in {@code encoding}, writing rows in {@code layouts}. */
     static RecordTranscoder of(Signal signal, Encoding encoding, TableLayouts layouts) {
+        // protobuf is read where it lies; OTLP/JSON is read in one pass into protobuf wire bytes that the same
+        // readers read, so the tables' value rules live in the readers alone
         switch (signal) {
             case TRACES: {
-                // protobuf is read where it lies; OTLP/JSON through protobuf-java messages, encoded again
-                // (logs and metrics likewise)
-                OtlpDecoder<ExportTraceServiceRequest> json =
-                        new OtlpDecoder<>(Encoding.OTLP_JSON, ExportTraceServiceRequest.getDefaultInstance());
+                JsonRecords json = new JsonRecords(ExportTraceServiceRequest.getDefaultInstance());
                 TracesReader t = new TracesReader(layouts.traces());
-                return (value, out) -> t.transcode(
-                        encoding.of(value) == Encoding.OTLP_JSON ? json.decode(value).toByteArray() : value, out);
+                return (value, out) -> t.transcode(encoding.of(value) == Encoding.OTLP_JSON ? json.wire(value) : value, out);
             }
             case LOGS: {
-                OtlpDecoder<ExportLogsServiceRequest> json =
-                        new OtlpDecoder<>(Encoding.OTLP_JSON, ExportLogsServiceRequest.getDefaultInstance());
+                JsonRecords json = new JsonRecords(ExportLogsServiceRequest.getDefaultInstance());
                 LogsReader t = new LogsReader(layouts.logs());
-                return (value, out) -> t.transcode(
-                        encoding.of(value) == Encoding.OTLP_JSON ? json.decode(value).toByteArray() : value, out);
+                return (value, out) -> t.transcode(encoding.of(value) == Encoding.OTLP_JSON ? json.wire(value) : value, out);
             }
             default: {
-                OtlpDecoder<ExportMetricsServiceRequest> json =
-                        new OtlpDecoder<>(Encoding.OTLP_JSON, ExportMetricsServiceRequest.getDefaultInstance());
+                JsonRecords json = new JsonRecords(ExportMetricsServiceRequest.getDefaultInstance());
                 MetricsReader t = new MetricsReader(layouts);
-                return (value, out) -> t.transcode(
-                        encoding.of(value) == Encoding.OTLP_JSON ? json.decode(value).toByteArray() : value, out);
+                return (value, out) -> t.transcode(encoding.of(value) == Encoding.OTLP_JSON ? json.wire(value) : value, out);
             }
+        }
+    }
+
+    /**
+     * OTLP/JSON records of one request type as protobuf wire bytes: by {@link OtlpJsonToWire}, and
+     * the few it leaves (odd forms and invalid records, see there) through protobuf-java messages,
+     * which also word the refusals.
+     */
+    final class JsonRecords {
+        private final OtlpJsonToWire wire;
+        private final OtlpDecoder<? extends Message> messages;
+
+        JsonRecords(Message defaultInstance) {
+            this.wire = new OtlpJsonToWire(defaultInstance.getDescriptorForType());
+            this.messages = new OtlpDecoder<>(Encoding.OTLP_JSON, defaultInstance);
+        }
+
+        /** The record as protobuf, in a buffer reused by the next call. */
+        byte[] wire(byte[] json) throws IOException {
+            byte[] b = wire.toWire(json);
+            return b != null ? b : messages.decode(json).toByteArray();
         }
     }
 }
