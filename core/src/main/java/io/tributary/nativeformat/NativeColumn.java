@@ -44,21 +44,16 @@ abstract class NativeColumn {
     abstract int skip(byte[] b, int p);
 
     /**
-     * A position in what was added so far, for {@link #repeat}; only columns of {@link
-     * #repeatable} types have one.
+     * A flat column (fixed-width values, strings, a dictionary): one whose values can be added
+     * again as a run, which a map equal to the previous row's does instead of reading them.
      */
-    int mark() {
-        throw new UnsupportedOperationException();
-    }
+    abstract static class Flat extends NativeColumn {
 
-    /** Adds again what was added between two {@link #mark}s. */
-    void repeat(int from, int to) {
-        throw new UnsupportedOperationException();
-    }
+        /** A position in what was added so far, for {@link #repeat}. */
+        abstract int mark();
 
-    /** True when {@link #mark} and {@link #repeat} work: flat columns (fixed width, strings, dictionaries). */
-    boolean repeatable() {
-        return false;
+        /** Adds again what was added between two {@link #mark}s. */
+        abstract void repeat(int from, int to);
     }
 
     /** The type as the block header declares it. */
@@ -215,7 +210,7 @@ abstract class NativeColumn {
     }
 
     /** Fixed-width values. */
-    static final class FixedColumn extends NativeColumn {
+    static final class FixedColumn extends Flat {
         private final String type;
         private final int width;
         private final Buf buf = new Buf(1024);
@@ -259,10 +254,6 @@ abstract class NativeColumn {
             buf.write(buf.data, from, to - from);
         }
 
-        @Override
-        boolean repeatable() {
-            return true;
-        }
 
         @Override
         String type() {
@@ -308,7 +299,7 @@ abstract class NativeColumn {
     }
 
     /** Strings: LEB128 length and bytes, in Native as in RowBinary. */
-    static final class StringColumn extends NativeColumn {
+    static final class StringColumn extends Flat {
         private final Buf buf = new Buf(4096);
         private byte[] in;
         private int at;
@@ -341,10 +332,6 @@ abstract class NativeColumn {
             buf.write(buf.data, from, to - from);
         }
 
-        @Override
-        boolean repeatable() {
-            return true;
-        }
 
         @Override
         String type() {
@@ -611,6 +598,9 @@ abstract class NativeColumn {
 
         /** Whether rows equal to the previous one are repeated rather than read (flat keys and values). */
         private final boolean repeats;
+        /** The keys and values when flat, else null. */
+        private final Flat flatKeys;
+        private final Flat flatValues;
         /** The previous row's map in RowBinary, and where its keys and values went. */
         private byte[] lastRow = new byte[256];
         private int lastRowLength = -1;
@@ -623,7 +613,9 @@ abstract class NativeColumn {
         MapColumn(NativeColumn keys, NativeColumn values) {
             this.keys = keys;
             this.values = values;
-            this.repeats = keys.repeatable() && values.repeatable();
+            this.flatKeys = keys instanceof Flat f ? f : null;
+            this.flatValues = values instanceof Flat f ? f : null;
+            this.repeats = flatKeys != null && flatValues != null;
         }
 
         @Override
@@ -636,8 +628,8 @@ abstract class NativeColumn {
             int end = skip(b, p);
             int len = end - p;
             if (len == lastRowLength && Arrays.equals(lastRow, 0, len, b, p, end)) {
-                keys.repeat(keysFrom, keysTo);
-                values.repeat(valuesFrom, valuesTo);
+                flatKeys.repeat(keysFrom, keysTo);
+                flatValues.repeat(valuesFrom, valuesTo);
                 total += lastRowCount;
                 offsets.writeLong(total);
                 return end;
@@ -647,13 +639,13 @@ abstract class NativeColumn {
             }
             System.arraycopy(b, p, lastRow, 0, len);
             lastRowLength = len;
-            keysFrom = keys.mark();
-            valuesFrom = values.mark();
+            keysFrom = flatKeys.mark();
+            valuesFrom = flatValues.mark();
             long before = total;
             readEntries(b, p);
             lastRowCount = total - before;
-            keysTo = keys.mark();
-            valuesTo = values.mark();
+            keysTo = flatKeys.mark();
+            valuesTo = flatValues.mark();
             return end;
         }
 
@@ -757,7 +749,7 @@ abstract class NativeColumn {
      * per row. The dictionary lives as long as the block; its first key is the default, {@code
      * ''}, as in the blocks ClickHouse writes itself.
      */
-    static final class LowCardinalityColumn extends NativeColumn {
+    static final class LowCardinalityColumn extends Flat {
         /** Keys version 1: SharedDictionariesWithAdditionalKeys. */
         private static final long KEYS_VERSION = 1;
         private static final long HAS_ADDITIONAL_KEYS = 1L << 9;
@@ -870,10 +862,6 @@ abstract class NativeColumn {
             rows += n;
         }
 
-        @Override
-        boolean repeatable() {
-            return true;
-        }
 
         private int add(byte[] b, int p, int from, int len, int h, int slot) {
             int id = keyCount++;

@@ -74,9 +74,9 @@ final class Batch {
     long add(EncodedRows e) {
         long grew;
         if (format == InsertFormat.NATIVE) {
-            long before = block.used();
             block.addRows(e.data, 0, e.length, e.rows);
-            grew = block.used() - before;
+            long used = block.used();
+            grew = used - bytes; // bytes is what the columns used after the last record
         } else {
             body.write(e.data, 0, e.length);
             grew = e.length;
