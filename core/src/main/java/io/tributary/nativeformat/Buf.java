@@ -69,4 +69,27 @@ final class Buf {
     static long readLong(byte[] b, int at) {
         return (long) LONG_LE.get(b, at);
     }
+
+    /**
+     * Whether {@code len} bytes at {@code ai} in {@code a} equal those at {@code bi} in {@code b}:
+     * eight at a time, the last eight overlapping, so that the short strings a dictionary compares
+     * (attribute keys, service names) cost two loads and no call into {@link Arrays#equals}.
+     */
+    static boolean same(byte[] a, int ai, byte[] b, int bi, int len) {
+        if (len >= 8) {
+            int last = len - 8;
+            for (int i = 0; i < last; i += 8) {
+                if ((long) LONG_LE.get(a, ai + i) != (long) LONG_LE.get(b, bi + i)) {
+                    return false;
+                }
+            }
+            return (long) LONG_LE.get(a, ai + last) == (long) LONG_LE.get(b, bi + last);
+        }
+        for (int i = 0; i < len; i++) {
+            if (a[ai + i] != b[bi + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

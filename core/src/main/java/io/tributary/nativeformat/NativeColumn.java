@@ -624,28 +624,30 @@ abstract class NativeColumn {
                 return readEntries(b, p);
             }
             // A map equal to the previous row's (a resource's attributes, on every row of its spans)
-            // repeats that row's keys and values: no hashing of its keys again.
-            int end = skip(b, p);
-            int len = end - p;
-            if (len == lastRowLength && Arrays.equals(lastRow, 0, len, b, p, end)) {
+            // repeats that row's keys and values: no hashing of its keys again. RowBinary values are
+            // self-delimiting, so the previous row's bytes found at p are the whole map at p: a map
+            // that differs differs within its own bytes, and nothing is walked twice.
+            int len = lastRowLength;
+            if (len >= 0 && len <= b.length - p && Buf.same(lastRow, 0, b, p, len)) {
                 flatKeys.repeat(keysFrom, keysTo);
                 flatValues.repeat(valuesFrom, valuesTo);
                 total += lastRowCount;
                 offsets.writeLong(total);
-                return end;
+                return p + len;
             }
+            keysFrom = flatKeys.mark();
+            valuesFrom = flatValues.mark();
+            long before = total;
+            int end = readEntries(b, p);
+            lastRowCount = total - before;
+            keysTo = flatKeys.mark();
+            valuesTo = flatValues.mark();
+            len = end - p;
             if (lastRow.length < len) {
                 lastRow = new byte[Math.max(len, 2 * lastRow.length)];
             }
             System.arraycopy(b, p, lastRow, 0, len);
             lastRowLength = len;
-            keysFrom = flatKeys.mark();
-            valuesFrom = flatValues.mark();
-            long before = total;
-            readEntries(b, p);
-            lastRowCount = total - before;
-            keysTo = flatKeys.mark();
-            valuesTo = flatValues.mark();
             return end;
         }
 
@@ -805,7 +807,7 @@ abstract class NativeColumn {
             int end = from + len;
             int id;
             if (candidate < keyCount && keyLength[candidate] == len
-                    && Arrays.equals(keys.data, keyStart[candidate], keyStart[candidate] + len, b, from, end)) {
+                    && Buf.same(keys.data, keyStart[candidate], b, from, len)) {
                 id = candidate;
             } else {
                 id = lookup(b, p, from, len, end);
@@ -835,7 +837,7 @@ abstract class NativeColumn {
                 }
                 k--;
                 if (keyHash[k] == h && keyLength[k] == len
-                        && Arrays.equals(keys.data, keyStart[k], keyStart[k] + len, b, from, end)) {
+                        && Buf.same(keys.data, keyStart[k], b, from, len)) {
                     return k;
                 }
                 s = (s + 1) & mask;
@@ -897,17 +899,22 @@ abstract class NativeColumn {
         /** A hash of the bytes, eight at a time; good enough to spread short keys. */
         private static int hash(byte[] b, int from, int len) {
             long h = 0x9E3779B97F4A7C15L ^ len;
-            int i = from;
-            int end = from + len;
-            for (; i + 8 <= end; i += 8) {
-                h = (h ^ Buf.readLong(b, i)) * 0xBF58476D1CE4E5B9L;
-                h ^= h >>> 29;
+            if (len >= 8) {
+                // eight bytes at a time, the last eight overlapping: no byte loop for the tail
+                int last = from + len - 8;
+                for (int i = from; i < last; i += 8) {
+                    h = (h ^ Buf.readLong(b, i)) * 0xBF58476D1CE4E5B9L;
+                    h ^= h >>> 29;
+                }
+                h ^= Buf.readLong(b, last);
+            } else {
+                long tail = 0;
+                for (int i = from, end = from + len; i < end; i++) {
+                    tail = (tail << 8) | (b[i] & 0xFFL);
+                }
+                h ^= tail;
             }
-            long tail = 0;
-            for (int shift = 0; i < end; i++, shift += 8) {
-                tail |= (b[i] & 0xFFL) << shift;
-            }
-            h = (h ^ tail) * 0x94D049BB133111EBL;
+            h *= 0x94D049BB133111EBL;
             h ^= h >>> 32;
             return (int) h;
         }
