@@ -644,7 +644,7 @@ public final class OtlpJsonToWire {
         at++;
         byte[][] names = f.enumNames;
         for (int i = 0; i < names.length; i++) {
-            if (Arrays.equals(names[i], 0, names[i].length, in, start, start + length)) {
+            if (names[i].length == length && Plan.sameName(names[i], in, start)) {
                 return f.enumNumbers[i];
             }
         }
@@ -1193,12 +1193,25 @@ public final class OtlpJsonToWire {
             return h;
         }
 
+        /**
+         * Whether {@code k} lies at {@code off} in {@code b}: field names are a few ASCII bytes, which a
+         * plain loop compares faster than {@link Arrays#equals}'s range checks and vectorized stub.
+         */
+        private static boolean sameName(byte[] k, byte[] b, int off) {
+            for (int i = 0; i < k.length; i++) {
+                if (k[i] != b[off + i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         /** The field named by {@code length} bytes at {@code off} whose {@link #hash} is {@code hash}. */
         Field field(byte[] b, int off, int length, int hash) {
             int slot = hash & mask;
             while (names[slot] != null) {
                 byte[] k = names[slot];
-                if (k.length == length && Arrays.equals(k, 0, length, b, off, off + length)) {
+                if (k.length == length && sameName(k, b, off)) {
                     return fields[slot];
                 }
                 slot = (slot + 1) & mask;
