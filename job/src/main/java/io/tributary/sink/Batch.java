@@ -29,8 +29,9 @@ final class Batch {
     private final SegmentPool pool;
     /** RowBinary: the body, written as rows arrive. */
     private final BodyWriter body;
-    /** Native: the columns; dropped once sealed, so an INSERT in flight holds only its compressed body. */
+    /** Native: the columns; given back once sealed, so an INSERT in flight holds only its compressed body. */
     private NativeBlock block;
+    private final NativeBlocks blocks;
     /** Exactly once: the checksum of the rows, part of the batch's token. */
     private final CRC32C crc;
     private String[] topics = new String[16];
@@ -55,6 +56,7 @@ final class Batch {
         this.compression = compression;
         this.pool = pool;
         this.crc = checksum ? new CRC32C() : null;
+        this.blocks = blocks;
         this.block = blocks == null ? null : blocks.take(header);
         this.format = block == null ? InsertFormat.ROWBINARY : InsertFormat.NATIVE;
         if (block == null) {
@@ -124,6 +126,7 @@ final class Batch {
                 w.write(b, off, len);
                 written[0] += len;
             });
+            blocks.give(header, block);
             block = null;
             sealed = w.finish();
             rawBytes = written[0];
@@ -142,6 +145,10 @@ final class Batch {
     void abandon() {
         if (body != null) {
             body.abandon();
+        }
+        if (block != null) {
+            blocks.give(header, block);
+            block = null;
         }
     }
 }
