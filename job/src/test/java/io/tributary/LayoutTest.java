@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
  *   otlp           OTLP in: Signal, Encoding, ids, proto/json  imports nothing of ours
  *   schema         the ClickHouse table model and its SQL     imports rowbinary
  *   nativeformat   RowBinary rows to Native columns and back   imports rowbinary, schema
- *   tables         the exporter's tables, one package per      imports otlp, schema, rowbinary
+ *   encoding       record encodings (the extension point):     imports otlp
+ *                  record + headers -> OTLP request
+ *   tables         the exporter's tables, one package per      imports otlp, encoding, schema, rowbinary
  *                  signal, the collector's value rules         (tables assembles its signals'
  *                                                              packages, which build on it: the
  *                                                              one cycle, inside one layer)
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.Test;
  *   secret         the one reader of passwords and keys        imports nothing of ours
  *   kafka          the source and source records               imports otlp, secret
  *   deadletter     records that cannot be stored, to Kafka     imports kafka
- *   decode         the operator: record to rows                imports kafka, deadletter, tables, schema, otlp
+ *   decode         the operator: record to rows                imports kafka, deadletter, tables, encoding, schema, otlp
  *   clickhouse     HTTP client, bodies, TLS, columns read back imports schema, secret
  *   sink           batches, committables, INSERTs             imports clickhouse, deadletter, kafka, tables, schema,
  *                                                              nativeformat, rowbinary
@@ -61,6 +63,7 @@ class LayoutTest {
                 .consideringOnlyDependenciesInLayers()
                 .layer("rowbinary").definedBy("io.tributary.rowbinary..")
                 .layer("otlp").definedBy("io.tributary.otlp..")
+                .layer("encoding").definedBy("io.tributary.encoding..")
                 .layer("schema").definedBy("io.tributary.schema..")
                 .layer("nativeformat").definedBy("io.tributary.nativeformat..")
                 .layer("tables").definedBy("io.tributary.tables..")
@@ -77,23 +80,25 @@ class LayoutTest {
 
                 .whereLayer("rowbinary").mayNotAccessAnyLayer()
                 .whereLayer("otlp").mayNotAccessAnyLayer()
+                .whereLayer("encoding").mayOnlyAccessLayers("otlp")
                 .whereLayer("schema").mayOnlyAccessLayers("rowbinary")
                 .whereLayer("nativeformat").mayOnlyAccessLayers("rowbinary", "schema")
-                .whereLayer("tables").mayOnlyAccessLayers("otlp", "schema", "rowbinary")
+                .whereLayer("tables").mayOnlyAccessLayers("otlp", "encoding", "schema", "rowbinary")
                 .whereLayer("secret").mayNotAccessAnyLayer()
                 .whereLayer("kafka").mayOnlyAccessLayers("otlp", "secret")
                 .whereLayer("deadletter").mayOnlyAccessLayers("kafka")
-                .whereLayer("decode").mayOnlyAccessLayers("kafka", "deadletter", "tables", "schema", "otlp")
+                .whereLayer("decode").mayOnlyAccessLayers("kafka", "deadletter", "tables", "encoding", "schema", "otlp")
                 .whereLayer("clickhouse").mayOnlyAccessLayers("schema", "secret")
                 .whereLayer("sink").mayOnlyAccessLayers(
                         "clickhouse", "deadletter", "kafka", "tables", "schema", "nativeformat", "rowbinary")
                 .whereLayer("config").mayOnlyAccessLayers(
-                        "clickhouse", "kafka", "sink", "tables", "schema", "otlp", "secret")
+                        "clickhouse", "kafka", "sink", "tables", "encoding", "schema", "otlp", "secret")
                 .whereLayer("topology").mayOnlyAccessLayers(
-                        "config", "sink", "clickhouse", "decode", "deadletter", "kafka", "tables", "schema", "otlp", "secret")
+                        "config", "sink", "clickhouse", "decode", "deadletter", "kafka", "tables", "encoding", "schema", "otlp",
+                        "secret")
                 .whereLayer("tools").mayOnlyAccessLayers(
                         "main", "topology", "config", "sink", "clickhouse", "decode", "deadletter", "kafka", "tables",
-                        "schema", "otlp", "rowbinary", "secret")
+                        "encoding", "schema", "otlp", "rowbinary", "secret")
                 .whereLayer("main").mayOnlyAccessLayers(
                         "topology", "config", "sink", "clickhouse", "decode", "deadletter", "kafka", "tables", "schema",
                         "otlp", "secret")
@@ -104,7 +109,7 @@ class LayoutTest {
     @Test
     void everyPackageIsALayer() {
         classes().should().resideInAnyPackage(
-                        "io.tributary", "io.tributary.rowbinary..", "io.tributary.otlp..", "io.tributary.schema..",
+                        "io.tributary", "io.tributary.rowbinary..", "io.tributary.otlp..", "io.tributary.encoding..", "io.tributary.schema..",
                         "io.tributary.nativeformat..", "io.tributary.tables..", "io.tributary.secret..", "io.tributary.kafka..",
                         "io.tributary.deadletter..", "io.tributary.decode..", "io.tributary.clickhouse..", "io.tributary.sink..", "io.tributary.config..",
                         "io.tributary.topology..", "io.tributary.tools..")

@@ -277,6 +277,7 @@ public final class TributaryConfig implements Serializable {
                     "signals: no signal is on (each one listed needs a non-empty kafka.topics.<signal>)");
         }
         io.tributary.kafka.TopicSelection topics = topicSelection();
+        encodings();
         String dlq = get(TributaryOptions.DLQ_TOPIC);
         if (!dlq.isEmpty() && topics.reads(dlq)) {
             throw new ConfigException("dlq.topic: '" + dlq + "' is a topic the job reads (kafka.topics."
@@ -327,6 +328,43 @@ public final class TributaryConfig implements Serializable {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * The encoding of each running signal's topics: {@code kafka.encodings.<signal>}, else {@code
+     * kafka.encoding}.
+     *
+     * @throws ConfigException naming the key: an encoding the signal does not take, a bad entry
+     */
+    public Map<Signal, io.tributary.encoding.SignalEncodings> encodings() {
+        Map<Signal, io.tributary.encoding.SignalEncodings> out = new EnumMap<>(Signal.class);
+        String fallback = get(TributaryOptions.KAFKA_ENCODING).trim();
+        for (Signal s : signals()) {
+            Option<String> o = TributaryOptions.encodings(s);
+            String value = get(o);
+            String key = o.key();
+            if (value.isBlank()) {
+                value = fallback;
+                key = TributaryOptions.KAFKA_ENCODING.key();
+            }
+            try {
+                out.put(s, io.tributary.encoding.SignalEncodings.parse(s, value, fallback, key));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    /** The headers {@code kafka.header-extraction.headers} names. */
+    public io.tributary.encoding.HeaderExtraction headerExtraction() {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (String n : get(TributaryOptions.KAFKA_HEADER_EXTRACTION_HEADERS).split(",")) {
+            if (!n.isBlank() && !names.contains(n.trim())) {
+                names.add(n.trim());
+            }
+        }
+        return new io.tributary.encoding.HeaderExtraction(names);
     }
 
     /** A table's name and the setting that gives it. */

@@ -3,7 +3,6 @@ package io.tributary.config;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.clickhouse.body.Compression;
 import io.tributary.clickhouse.tls.ClickHouseTls;
-import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.sink.Delivery;
@@ -26,6 +25,8 @@ public final class TributaryOptions {
     public static final String FLINK_PREFIX = "flink.";
 
     private static final Option.Type<String> TOPICS = new Option.Type<>("comma-separated topics or `^regex`", Options::optionalString);
+    private static final Option.Type<String> ENCODINGS =
+            new Option.Type<>("an encoding, or comma-separated `topic:encoding` entries", Options::optionalString);
 
     public static final Option<Set<Signal>> SIGNALS =
             new Option<>("signals", EnumSet.allOf(Signal.class), "Signals to move; a signal whose `kafka.topics.<signal>` is empty is off too", new Option.Type<>("comma-separated", List.of("traces", "logs", "metrics"), Signal::parseList));
@@ -39,8 +40,16 @@ public final class TributaryOptions {
             new Option<>("kafka.topics.logs", "otlp_logs", "The same as `kafka.topics.traces`, for log records; empty: logs off", TributaryOptions.TOPICS);
     public static final Option<String> KAFKA_TOPICS_METRICS =
             new Option<>("kafka.topics.metrics", "otlp_metrics", "The same as `kafka.topics.traces`, for metric records; empty: metrics off", TributaryOptions.TOPICS);
-    public static final Option<Encoding> KAFKA_ENCODING =
-            new Option<>("kafka.encoding", Encoding.AUTO, "How record values are encoded: `otlp_proto` (an `Export*ServiceRequest` or `*Data` protobuf message), `otlp_json` (OTLP/JSON), or `auto`, decided per record: protobuf when the bytes frame as an export request, unless they are also one complete JSON object (a protobuf record carrying any telemetry holds a `0x12` byte, which JSON text cannot, so such a record is never taken for JSON, whatever its first bytes), else JSON when `{` follows JSON whitespace, else protobuf", Option.Type.oneOf(Encoding::parse, "auto", "otlp_proto", "otlp_json"));
+    public static final Option<String> KAFKA_ENCODING =
+            new Option<>("kafka.encoding", "auto", "How record values are encoded, for every signal whose `kafka.encodings.<signal>` is empty: `otlp_proto` (an `Export*ServiceRequest` or `*Data` protobuf message), `otlp_json` (OTLP/JSON), or `auto`, decided per record: protobuf when the bytes frame as an export request, unless they are also one complete JSON object (a protobuf record carrying any telemetry holds a `0x12` byte, which JSON text cannot, so such a record is never taken for JSON, whatever its first bytes), else JSON when `{` follows JSON whitespace, else protobuf. Any other encoding name is taken too when every signal that runs has it (see `kafka.encodings.traces`)", Options.STRING);
+    public static final Option<String> KAFKA_ENCODINGS_TRACES =
+            new Option<>("kafka.encodings.traces", "", "Encoding of trace records, overriding `kafka.encoding`, with the names of the collector kafkareceiver's `encoding`: `auto`, `otlp_proto`, `otlp_json`, or one an encoding jar adds (see [encodings](encodings.md)). Per topic: a comma list of `topic:encoding` entries (`^regex:encoding` too), with at most one plain name for the topics no entry names. A name the signal does not take is refused at start", ENCODINGS);
+    public static final Option<String> KAFKA_ENCODINGS_LOGS =
+            new Option<>("kafka.encodings.logs", "", "The same as `kafka.encodings.traces`, for log records: `auto`, `otlp_proto`, `otlp_json`, `raw` (the value as a bytes body), `text` (a string body, UTF-8; `text_<charset>` for another charset, such as `text_utf-16` or `text_windows-1252`), `json` (the JSON document as the body)", ENCODINGS);
+    public static final Option<String> KAFKA_ENCODINGS_METRICS =
+            new Option<>("kafka.encodings.metrics", "", "The same as `kafka.encodings.traces`, for metric records: `auto`, `otlp_proto`, `otlp_json`", ENCODINGS);
+    public static final Option<String> KAFKA_HEADER_EXTRACTION_HEADERS =
+            new Option<>("kafka.header-extraction.headers", "", "Kafka headers to keep, comma-separated (the collector kafkareceiver's `header_extraction`): each one a record carries becomes the string attribute `kafka.header.<name>` of every resource of the record, for every signal and encoding, replacing an attribute of that name; a header the record lacks adds nothing. Empty: off", new Option.Type<>("comma-separated header names", Options::optionalString));
     public static final Option<StartingOffsets> KAFKA_STARTING_OFFSETS =
             new Option<>("kafka.starting-offsets", StartingOffsets.COMMITTED, "Where to start when not restoring from a checkpoint or savepoint: the consumer group's `committed` offsets (falling back to earliest), `earliest` or `latest`", Option.Type.oneOf(StartingOffsets::parse, "committed", "earliest", "latest"));
     public static final Option<Boolean> KAFKA_BOUNDED =
@@ -139,6 +148,18 @@ public final class TributaryOptions {
         }
     }
 
+    /** The option that names a signal's encodings. */
+    public static Option<String> encodings(Signal signal) {
+        switch (signal) {
+            case TRACES:
+                return KAFKA_ENCODINGS_TRACES;
+            case LOGS:
+                return KAFKA_ENCODINGS_LOGS;
+            default:
+                return KAFKA_ENCODINGS_METRICS;
+        }
+    }
+
     /** The option that names a table. */
     public static Option<String> table(OtelTable table) {
         switch (table) {
@@ -179,6 +200,10 @@ public final class TributaryOptions {
                     KAFKA_TOPICS_LOGS,
                     KAFKA_TOPICS_METRICS,
                     KAFKA_ENCODING,
+                    KAFKA_ENCODINGS_TRACES,
+                    KAFKA_ENCODINGS_LOGS,
+                    KAFKA_ENCODINGS_METRICS,
+                    KAFKA_HEADER_EXTRACTION_HEADERS,
                     KAFKA_STARTING_OFFSETS,
                     KAFKA_BOUNDED,
                     DLQ_TOPIC,

@@ -3,7 +3,9 @@ package io.tributary.decode;
 import io.tributary.deadletter.DeadLetter;
 import io.tributary.kafka.SourceRecord;
 import io.tributary.kafka.TopicSelection;
-import io.tributary.otlp.Encoding;
+import io.tributary.encoding.HeaderExtraction;
+import io.tributary.encoding.RecordHeaders;
+import io.tributary.encoding.SignalEncodings;
 import io.tributary.otlp.InvalidOtlpException;
 import io.tributary.otlp.Signal;
 import io.tributary.schema.SchemaFlavor;
@@ -49,31 +51,36 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
             new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
 
     private final TopicSelection topics;
-    private final Encoding encoding;
+    private final EnumMap<Signal, SignalEncodings> encodings;
+    private final HeaderExtraction headers;
     private final SchemaFlavor flavor;
     private final TableCatalog catalog;
     private final EnumMap<OtelTable, TableName> tables;
     private final RecordBounds bounds;
 
     private transient Map<String, Decoder> decoders;
-    private transient Map<Signal, Decoder> bySignal;
+    /** One transcoder and metrics per signal and encoding name. */
+    private transient Map<String, Decoder> byEncoding;
     private transient MetricGroup group;
     private transient TableLayouts layouts;
     private transient RecordRows rows;
 
     /**
      * @param topics the topics the source reads, and the signal of each
-     * @param encoding how record values are encoded
+     * @param encodings how each signal's record values are encoded, topic by topic
+     * @param headers the Kafka headers that become resource attributes
      * @param flavor the tables' schema flavour
      * @param catalog where the tables' columns are read when the operator opens
      * @param tables the names of the tables of the signals that run
      * @param bounds how many rows and bytes one record may render
      */
-    public DecodeFunction(TopicSelection topics, Encoding encoding, SchemaFlavor flavor, TableCatalog catalog,
-            Map<OtelTable, TableName> tables, RecordBounds bounds) {
+    public DecodeFunction(TopicSelection topics, Map<Signal, SignalEncodings> encodings, HeaderExtraction headers,
+            SchemaFlavor flavor, TableCatalog catalog, Map<OtelTable, TableName> tables, RecordBounds bounds) {
         this.topics = topics;
         this.bounds = bounds;
-        this.encoding = encoding;
+        this.encodings = new EnumMap<>(Signal.class);
+        this.encodings.putAll(encodings);
+        this.headers = headers;
         this.flavor = flavor;
         this.catalog = catalog;
         this.tables = new EnumMap<>(OtelTable.class);
@@ -93,7 +100,7 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
     public void open(OpenContext openContext) throws IOException {
         group = getRuntimeContext().getMetricGroup().addGroup("tributary");
         layouts = layouts();
-        bySignal = new EnumMap<>(Signal.class);
+        byEncoding = new HashMap<>();
         decoders = new HashMap<>();
         rows = new RecordRows(layouts, bounds);
     }
@@ -112,12 +119,24 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
         if (s == null) {
             throw new IllegalStateException("record from topic '" + topic + "' that no signal reads");
         }
-        Decoder shared = bySignal.computeIfAbsent(s, x -> new Decoder(
-                x, RecordTranscoder.of(x, encoding, layouts), new DecodeMetrics(group.addGroup("signal", x.id())), null, null));
+        SignalEncodings e = encodings.get(s);
+        String encoding = e == null ? "auto" : e.of(topic);
+        Decoder shared = byEncoding.computeIfAbsent(s.id() + ":" + encoding, x -> new Decoder(
+                s, RecordTranscoder.of(s, encoding, headers, layouts), metrics(s), null, null));
         MetricGroup t = group.addGroup("topic", topic);
         d = new Decoder(s, shared.transcoder(), shared.metrics(), t.counter("recordsRead"), t.counter("decodeFailures"));
         decoders.put(topic, d);
         return d;
+    }
+
+    /** The metrics of a signal, shared by its encodings. */
+    private DecodeMetrics metrics(Signal s) {
+        for (Decoder d : byEncoding.values()) {
+            if (d.signal() == s) {
+                return d.metrics();
+            }
+        }
+        return new DecodeMetrics(group.addGroup("signal", s.id()));
     }
 
     /**
@@ -155,7 +174,7 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
         d.topicRecords().inc();
         metrics.bytesRead.inc(record.value.length);
         try {
-            d.transcoder().transcode(record.value, rows);
+            d.transcoder().transcode(record.value, new RecordHeaders(record.headerKeys, record.headerValues), rows);
         } catch (Exception | StackOverflowError e) {
             rows.clear();
             metrics.decodeFailures.inc();

@@ -109,7 +109,7 @@ public final class TributaryTopology {
         }
         SingleOutputStreamOperator<EncodedRows> rows =
                 records.process(
-                                new DecodeFunction(topics, config.get(KAFKA_ENCODING), config.get(CLICKHOUSE_SCHEMA),
+                                new DecodeFunction(topics, config.encodings(), config.headerExtraction(), config.get(CLICKHOUSE_SCHEMA),
                                         new ClickHouseCatalog(endpoint(config), config.get(CLICKHOUSE_DATABASE)),
                                         config.runningTables(),
                                         new RecordBounds(config.get(DECODE_MAX_ROWS_PER_RECORD),

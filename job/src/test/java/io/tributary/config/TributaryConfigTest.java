@@ -23,7 +23,9 @@ class TributaryConfigTest {
         TributaryConfig c = TributaryConfig.fromArgs(new String[0]);
         assertThat(c.get(TributaryOptions.KAFKA_BOOTSTRAP_SERVERS)).isEqualTo("localhost:9092");
         assertThat(c.get(TributaryOptions.KAFKA_TOPICS_TRACES)).isEqualTo("otlp_spans");
-        assertThat(c.get(TributaryOptions.KAFKA_ENCODING)).isEqualTo(Encoding.AUTO);
+        assertThat(c.get(TributaryOptions.KAFKA_ENCODING)).isEqualTo("auto");
+        assertThat(c.encodings().get(io.tributary.otlp.Signal.LOGS).of("otlp_logs")).isEqualTo("auto");
+        assertThat(c.headerExtraction().isOn()).isFalse();
         assertThat(c.get(TributaryOptions.SINK_BATCH_MAX_ROWS)).isEqualTo(100_000);
         assertThat(c.get(TributaryOptions.SINK_BATCH_MAX_BYTES)).isEqualTo(64L << 20);
         assertThat(c.get(TributaryOptions.SINK_BATCH_MAX_AGE)).isEqualTo(Duration.ofSeconds(5));
@@ -31,6 +33,30 @@ class TributaryConfigTest {
         assertThat(c.get(TributaryOptions.SINK_MAX_IN_FLIGHT)).isEqualTo(2);
         assertThat(c.get(TributaryOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.get(TributaryOptions.DECODE_PARALLELISM)).isNull();
+    }
+
+    @Test
+    void encodingsPerSignalAndTopicAndTheKeyOfOneThatDoesNotFit() {
+        TributaryConfig c = TributaryConfig.fromArgs(new String[] {"--kafka.encodings.logs", "app_lines:text_utf-16, ^json_.*:json, raw",
+            "--kafka.topics.logs", "app_lines,json_a,other", "--kafka.encoding", "otlp_json",
+            "--kafka.header-extraction.headers", "tenant, env,tenant"});
+        io.tributary.encoding.SignalEncodings logs = c.encodings().get(io.tributary.otlp.Signal.LOGS);
+        assertThat(logs.of("app_lines")).isEqualTo("text_utf-16");
+        assertThat(logs.of("json_a")).isEqualTo("json");
+        assertThat(logs.of("other")).isEqualTo("raw");
+        assertThat(c.encodings().get(io.tributary.otlp.Signal.TRACES).of("otlp_spans")).isEqualTo("otlp_json");
+        assertThat(c.headerExtraction().names()).containsExactly("tenant", "env");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.encodings.traces", "raw"}))
+                .hasMessageContaining("kafka.encodings.traces: 'raw' is an encoding of logs, not of traces");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.encoding", "json"}))
+                .as("kafka.encoding applies to every signal that runs")
+                .hasMessageContaining("kafka.encoding: 'json' is an encoding of logs, not of traces");
+        assertThat(TributaryConfig.fromArgs(new String[] {"--kafka.encoding", "json", "--signals", "logs"})
+                .encodings().get(io.tributary.otlp.Signal.LOGS).of("otlp_logs")).isEqualTo("json");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.encodings.logs", "text_klingon"}))
+                .hasMessageContaining("kafka.encodings.logs: 'text_klingon': no charset 'klingon'");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.encodings.logs", "raw,json"}))
+                .hasMessageContaining("kafka.encodings.logs: two encodings for every topic");
     }
 
     @Test

@@ -172,6 +172,11 @@ public final class ProtoReader {
         pos += length;
     }
 
+    /** Where the next field starts (after {@link #next} and the value's read or skip: where the field ends). */
+    public int position() {
+        return pos;
+    }
+
     /** Start of the length-delimited value just read. */
     public int start() {
         return start;
