@@ -20,6 +20,7 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.deadletter.DeadLetterSerializer;
+import io.tributary.encoding.zipkin.ZipkinFixtures;
 import io.tributary.schema.TableEngine;
 import io.tributary.testing.RealServices;
 import io.tributary.topology.SchemaManager;
@@ -38,6 +39,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+
+import zipkin2.codec.SpanBytesEncoder;
 
 /**
  * The log-line encodings ({@code raw}, {@code text_<charset>}, {@code json}) and header extraction
@@ -157,6 +160,53 @@ class EncodingsITCase {
                 .contains("invalid JSON log record: the document is an array, not an object");
         assertThat(new String(letters.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("[\"not an object\"]");
         RealServices.dropDatabases(p, p + "_expect");
+    }
+
+    /**
+     * Zipkin v2 spans written by the zipkin2 library in JSON and proto3, per topic in {@code
+     * kafka.encodings.traces}: every column of every span equals what the job writes for the OTLP
+     * request the collector's zipkinv2 translator makes of them ({@link ZipkinFixtures#expected}).
+     */
+    @Test
+    void zipkinSpansLandAsTheCollectorTranslatesThem() throws Exception {
+        String p = RealServices.uniqueName("it_zipkin");
+        String json = p + "_json", proto = p + "_proto", expect = p + "_expect", dlq = p + "_dlq", logs = p + "_logs";
+        for (String t : List.of(json, proto, expect, dlq, logs)) {
+            RealServices.createTopic(t, 1);
+        }
+        RealServices.produce(json, List.of(SpanBytesEncoder.JSON_V2.encodeList(ZipkinFixtures.spans()),
+                "[{\"traceId\":\"1\",\"id\":\"0\"}]".getBytes(StandardCharsets.UTF_8)));
+        RealServices.produce(proto, List.of(SpanBytesEncoder.PROTO3.encodeList(ZipkinFixtures.spans())));
+        byte[] otlp = ZipkinFixtures.expected().toByteArray();
+        RealServices.produce(expect, List.of(otlp, otlp));
+        runTraces(p, json + "," + proto, json + ":zipkin_json," + proto + ":zipkin_proto", logs, dlq);
+        runTraces(p + "_expect", expect, "otlp_proto", logs, dlq);
+        assertThat(rows(p, "otel_traces", "")).as("every column of every span, both encodings").hasSize(6)
+                .isEqualTo(rows(p + "_expect", "otel_traces", ""));
+        List<ConsumerRecord<byte[], byte[]>> letters = RealServices.consumeAll(dlq);
+        assertThat(letters).hasSize(1);
+        assertThat(RealServices.header(letters.get(0), DeadLetterSerializer.ERROR_MESSAGE)).contains("valid span id required");
+        RealServices.dropDatabases(p, p + "_expect");
+    }
+
+    private static void runTraces(String db, String topics, String encodings, String logs, String dlq) throws Exception {
+        TributaryConfig config = TributaryConfig.fromArgs(new String[] {
+            "--signals", "traces",
+            "--kafka.bootstrap-servers", RealServices.kafkaBootstrap(),
+            "--kafka.topics.traces", topics,
+            "--kafka.topics.logs", logs,
+            "--kafka.encodings.traces", encodings,
+            "--kafka.group-id", db,
+            "--kafka.bounded", "true",
+            "--kafka.starting-offsets", "earliest",
+            "--dlq.topic", dlq,
+            "--parallelism", "1",
+            "--clickhouse.url", RealServices.clickHouseUrl(),
+            "--clickhouse.database", db,
+            "--checkpoint.interval", "1h"
+        });
+        SchemaManager.create(ClickHouseEndpoint.of(RealServices.clickHouseUrl()), config, TableEngine.MERGE_TREE, null);
+        TributaryJob.run(StreamExecutionEnvironment.getExecutionEnvironment(), config);
     }
 
     /** One record in one resource (with the headers' attributes when it had them) and one scope. */
