@@ -22,6 +22,7 @@ final class OtlpDeserializationSchema implements DeserializationSchema<RowData> 
     private static final int LOGGED_FAILURES = 10;
 
     private final Signal signal;
+    private final String encoding;
     private final int[] projection;
     private final TypeInformation<RowData> produced;
 
@@ -30,15 +31,16 @@ final class OtlpDeserializationSchema implements DeserializationSchema<RowData> 
     private transient Counter decoded;
     private transient long logged;
 
-    OtlpDeserializationSchema(Signal signal, int[] projection, TypeInformation<RowData> produced) {
+    OtlpDeserializationSchema(Signal signal, String encoding, int[] projection, TypeInformation<RowData> produced) {
         this.signal = signal;
+        this.encoding = encoding;
         this.projection = projection;
         this.produced = produced;
     }
 
     @Override
     public void open(InitializationContext context) {
-        records = new OtlpRecords(signal);
+        records = new OtlpRecords(signal, encoding);
         var group = context.getMetricGroup().addGroup("tributary").addGroup("signal", signal.id());
         failures = group.counter("decodeFailures");
         decoded = group.counter("rowsDecoded");

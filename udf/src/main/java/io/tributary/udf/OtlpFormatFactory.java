@@ -52,6 +52,13 @@ public final class OtlpFormatFactory implements DeserializationFormatFactory {
             .noDefaultValue()
             .withDescription("The signal of the records: traces, logs or metrics.");
 
+    public static final ConfigOption<String> ENCODING = ConfigOptions.key("encoding")
+            .stringType()
+            .defaultValue("auto")
+            .withDescription("The encoding of the records, as the job's kafka.encodings.<signal> names them: auto"
+                    + " (OTLP protobuf or OTLP/JSON, told apart per record), otlp_proto, otlp_json, zipkin_json,"
+                    + " zipkin_proto, raw, text, text_<charset>, json, or one an encoding jar adds.");
+
     @Override
     public String factoryIdentifier() {
         return IDENTIFIER;
@@ -64,7 +71,7 @@ public final class OtlpFormatFactory implements DeserializationFormatFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
+        return Set.of(ENCODING);
     }
 
     @Override
@@ -72,13 +79,19 @@ public final class OtlpFormatFactory implements DeserializationFormatFactory {
             DynamicTableFactory.Context context, ReadableConfig formatOptions) {
         FactoryUtil.validateFactoryOptions(this, formatOptions);
         Signal signal = signal(formatOptions.get(SIGNAL));
+        String encoding = formatOptions.get(ENCODING).trim();
+        try {
+            io.tributary.encoding.Encodings.decoder(encoding, signal);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException("otlp.encoding: " + e.getMessage(), e);
+        }
         return new DecodingFormat<>() {
             @Override
             public DeserializationSchema<RowData> createRuntimeDecoder(
                     DynamicTableSource.Context ctx, DataType physicalDataType) {
                 int[] projection = projection(signal, physicalDataType);
                 TypeInformation<RowData> produced = ctx.createTypeInformation(physicalDataType);
-                return new OtlpDeserializationSchema(signal, projection, produced);
+                return new OtlpDeserializationSchema(signal, encoding, projection, produced);
             }
 
             @Override

@@ -1,6 +1,6 @@
 package io.tributary.udf;
 
-import io.tributary.otlp.Encoding;
+import io.tributary.encoding.HeaderExtraction;
 import io.tributary.otlp.Signal;
 import io.tributary.rowbinary.RowBinaryReader;
 import io.tributary.schema.SchemaFlavor;
@@ -16,8 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns one Kafka record of a signal (OTLP protobuf or OTLP/JSON, told apart per record as the job
- * does, {@code kafka.encoding = auto}) into the rows the job writes for it, as Flink's internal
+ * Turns one Kafka record of a signal, in an encoding the job reads ({@code auto}: OTLP protobuf or
+ * OTLP/JSON, told apart per record as the job does; or any name {@code kafka.encodings.<signal>}
+ * takes, docs/encodings.md), into the rows the job writes for it, as Flink's internal
  * rows of {@link OtlpRowType}. The job's decoder encodes the rows; this reads them back, so the values
  * are the job's. A record is bounded as the job bounds it, by the defaults of {@link RecordBounds}:
  * one that would render more rows or bytes fails ({@code OversizedRecordException}) as an
@@ -30,9 +31,16 @@ public final class OtlpRecords {
     private final RecordRows rows;
 
     public OtlpRecords(Signal signal) {
+        this(signal, "auto");
+    }
+
+    /**
+     * @throws IllegalArgumentException when the signal has no encoding of that name
+     */
+    public OtlpRecords(Signal signal, String encoding) {
         TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.MAP);
         this.type = OtlpRowType.of(signal);
-        this.transcoder = RecordTranscoder.of(signal, Encoding.AUTO, layouts);
+        this.transcoder = RecordTranscoder.of(signal, encoding, HeaderExtraction.NONE, layouts);
         this.rows = new RecordRows(layouts, RecordBounds.DEFAULT);
     }
 

@@ -30,6 +30,8 @@ public abstract class OtlpTableFunction extends TableFunction<RowData> {
 
     private final Signal signal;
     private transient OtlpRecords records;
+    /** Records of the encodings named by a second argument, made when first named. */
+    private transient java.util.Map<String, OtlpRecords> byEncoding;
     /** Every field of the signal's row, in order. */
     private transient int[] allFields;
     private transient Counter failures;
@@ -53,17 +55,40 @@ public abstract class OtlpTableFunction extends TableFunction<RowData> {
         eval(record == null ? null : record.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
+    /** The rows of one record read as text, in the encoding named ({@code zipkin_json}, {@code json}, ...). */
+    public void eval(String record, String encoding) {
+        eval(record == null ? null : record.getBytes(java.nio.charset.StandardCharsets.UTF_8), encoding);
+    }
+
     /** The rows of one record; none for NULL or an undecodable record. */
     public void eval(byte[] record) {
+        eval(record, (String) null);
+    }
+
+    /**
+     * The rows of one record in the encoding named (as {@code kafka.encodings.<signal>} names them;
+     * null: {@code auto}); none for NULL or an undecodable record.
+     *
+     * @throws IllegalArgumentException when the signal has no encoding of that name
+     */
+    public void eval(byte[] record, String encoding) {
         if (record == null) {
             return;
         }
         if (records == null) { // called outside a Flink task, without open
             init();
         }
+        OtlpRecords r = records;
+        if (encoding != null) {
+            r = byEncoding.get(encoding);
+            if (r == null) {
+                r = new OtlpRecords(signal, encoding);
+                byEncoding.put(encoding, r);
+            }
+        }
         List<RowData> rows;
         try {
-            rows = records.decode(record, allFields);
+            rows = r.decode(record, allFields);
         } catch (Exception | StackOverflowError e) {
             if (failures != null) {
                 failures.inc();
@@ -82,16 +107,61 @@ public abstract class OtlpTableFunction extends TableFunction<RowData> {
 
     private void init() {
         records = new OtlpRecords(signal);
+        byEncoding = new java.util.HashMap<>();
         allFields = java.util.stream.IntStream.range(0, records.type().names().size()).toArray();
+    }
+
+    /**
+     * The record, and optionally its encoding; a literal encoding must be one of the signal's, or
+     * planning fails naming what the signal takes.
+     */
+    private org.apache.flink.table.types.inference.InputTypeStrategy arguments() {
+        org.apache.flink.table.types.inference.InputTypeStrategy types = InputTypeStrategies.or(
+                InputTypeStrategies.sequence(InputTypeStrategies.logical(LogicalTypeFamily.BINARY_STRING)),
+                InputTypeStrategies.sequence(InputTypeStrategies.logical(LogicalTypeFamily.CHARACTER_STRING)),
+                InputTypeStrategies.sequence(InputTypeStrategies.logical(LogicalTypeFamily.BINARY_STRING),
+                        InputTypeStrategies.logical(LogicalTypeFamily.CHARACTER_STRING)),
+                InputTypeStrategies.sequence(InputTypeStrategies.logical(LogicalTypeFamily.CHARACTER_STRING),
+                        InputTypeStrategies.logical(LogicalTypeFamily.CHARACTER_STRING)));
+        String function = getClass().getSimpleName();
+        return new org.apache.flink.table.types.inference.InputTypeStrategy() {
+            @Override
+            public org.apache.flink.table.types.inference.ArgumentCount getArgumentCount() {
+                return types.getArgumentCount();
+            }
+
+            @Override
+            public Optional<List<org.apache.flink.table.types.DataType>> inferInputTypes(
+                    org.apache.flink.table.types.inference.CallContext call, boolean throwOnFailure) {
+                if (call.getArgumentDataTypes().size() == 2 && call.isArgumentLiteral(1)) {
+                    Optional<String> name = call.getArgumentValue(1, String.class);
+                    if (name.isPresent()) {
+                        try {
+                            io.tributary.encoding.Encodings.decoder(name.get(), signal);
+                        } catch (IllegalArgumentException e) {
+                            if (throwOnFailure) {
+                                throw new org.apache.flink.table.api.ValidationException(function + ": " + e.getMessage());
+                            }
+                            return Optional.empty();
+                        }
+                    }
+                }
+                return types.inferInputTypes(call, throwOnFailure);
+            }
+
+            @Override
+            public List<org.apache.flink.table.types.inference.Signature> getExpectedSignatures(
+                    org.apache.flink.table.functions.FunctionDefinition definition) {
+                return types.getExpectedSignatures(definition);
+            }
+        };
     }
 
     @Override
     public TypeInference getTypeInference(DataTypeFactory typeFactory) {
         OtlpRowType type = OtlpRowType.of(signal);
         return TypeInference.newBuilder()
-                .inputTypeStrategy(InputTypeStrategies.or(
-                        InputTypeStrategies.sequence(InputTypeStrategies.logical(LogicalTypeFamily.BINARY_STRING)),
-                        InputTypeStrategies.sequence(InputTypeStrategies.logical(LogicalTypeFamily.CHARACTER_STRING))))
+                .inputTypeStrategy(arguments())
                 .outputTypeStrategy(call -> Optional.of(type.dataType().bridgedTo(RowData.class)))
                 .build();
     }
