@@ -20,6 +20,9 @@ import io.tributary.TributaryJob;
 import io.tributary.clickhouse.ClickHouseEndpoint;
 import io.tributary.config.TributaryConfig;
 import io.tributary.deadletter.DeadLetterSerializer;
+import io.tributary.encoding.Encodings;
+import io.tributary.encoding.RecordHeaders;
+import io.tributary.encoding.jaeger.model.JaegerModel;
 import io.tributary.encoding.zipkin.ZipkinFixtures;
 import io.tributary.schema.TableEngine;
 import io.tributary.testing.RealServices;
@@ -186,6 +189,48 @@ class EncodingsITCase {
         List<ConsumerRecord<byte[], byte[]>> letters = RealServices.consumeAll(dlq);
         assertThat(letters).hasSize(1);
         assertThat(RealServices.header(letters.get(0), DeadLetterSerializer.ERROR_MESSAGE)).contains("valid span id required");
+        RealServices.dropDatabases(p, p + "_expect");
+    }
+
+    /**
+     * Jaeger spans built with the Jaeger model classes, in protobuf and Jaeger's JSON: every column
+     * equals what the job writes for the OTLP request the translation makes of the record (the
+     * translation itself is held to the collector's rules in {@code JaegerEncodingTest}); a record
+     * that is not a span is a dead letter.
+     */
+    @Test
+    void jaegerSpansLandAsTheirOtlpDoes() throws Exception {
+        String p = RealServices.uniqueName("it_jaeger");
+        String proto = p + "_proto", json = p + "_json", expect = p + "_expect", dlq = p + "_dlq", logs = p + "_logs";
+        for (String t : List.of(proto, json, expect, dlq, logs)) {
+            RealServices.createTopic(t, 1);
+        }
+        JaegerModel.Span span = JaegerModel.Span.newBuilder()
+                .setTraceId(ByteString.copyFrom(new byte[] {0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}))
+                .setSpanId(ByteString.copyFrom(new byte[] {1, 1, 1, 1, 1, 1, 1, 1}))
+                .setOperationName("HTTP GET /cart")
+                .addReferences(JaegerModel.SpanRef.newBuilder().setTraceId(ByteString.copyFrom(new byte[] {0, 0, 0, 0, 0, 0, 0, 1, 2, 3,
+                        4, 5, 6, 7, 8, 9})).setSpanId(ByteString.copyFrom(new byte[] {2, 2, 2, 2, 2, 2, 2, 2})))
+                .setStartTime(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_764_000_000L).setNanos(123_000))
+                .setDuration(com.google.protobuf.Duration.newBuilder().setNanos(2_500_000))
+                .addTags(JaegerModel.KeyValue.newBuilder().setKey("span.kind").setVStr("server"))
+                .addTags(JaegerModel.KeyValue.newBuilder().setKey("http.status_code").setVType(JaegerModel.ValueType.INT64).setVInt64(503))
+                .addTags(JaegerModel.KeyValue.newBuilder().setKey("retry").setVType(JaegerModel.ValueType.BOOL).setVBool(true))
+                .addLogs(JaegerModel.Log.newBuilder().setTimestamp(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_764_000_000L))
+                        .addFields(JaegerModel.KeyValue.newBuilder().setKey("event").setVStr("cache miss")))
+                .setProcess(JaegerModel.Process.newBuilder().setServiceName("cart")
+                        .addTags(JaegerModel.KeyValue.newBuilder().setKey("hostname").setVStr("cart-7")))
+                .build();
+        RealServices.produce(proto, List.of(span.toByteArray(), "not a span".getBytes(StandardCharsets.UTF_8)));
+        RealServices.produce(json, List.of(com.google.protobuf.util.JsonFormat.printer().print(span).getBytes(StandardCharsets.UTF_8)));
+        byte[] otlp = Encodings.decoder("jaeger_proto", io.tributary.otlp.Signal.TRACES).decode(span.toByteArray(), RecordHeaders.NONE);
+        RealServices.produce(expect, List.of(otlp, otlp));
+        runTraces(p, proto + "," + json, proto + ":jaeger_proto," + json + ":jaeger_json", logs, dlq);
+        runTraces(p + "_expect", expect, "otlp_proto", logs, dlq);
+        List<String> rows = rows(p, "otel_traces", "");
+        assertThat(rows).as("every column, both encodings").hasSize(2).isEqualTo(rows(p + "_expect", "otel_traces", ""));
+        assertThat(rows.get(0)).contains("cart", "HTTP GET /cart", "Server", "Error", "host.name", "cache miss");
+        assertThat(RealServices.consumeAll(dlq)).hasSize(1);
         RealServices.dropDatabases(p, p + "_expect");
     }
 
