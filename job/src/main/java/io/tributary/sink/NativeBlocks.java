@@ -11,19 +11,31 @@ import java.util.List;
  * (remembered per layout). A sealed batch gives its block back, cleared, and the next batch of the
  * layout takes it with the capacity its columns grew to: a new block for each batch cost as much
  * CPU in growing and zeroing its buffers (and the collections of what they left) as filling them.
- * One spare per layout at most: while a batch's block is being written out, the next batch has
- * its own, and the two are what the layout holds at its peak, spare or not. Thread-safe (batches
- * are filled by the task thread and sealed by sender threads).
+ * One spare per layout at most, and all spares together hold at most {@code maxSpareBytes} of
+ * buffers (a block past that is left to the collector): the open batches share one budget, but a
+ * block keeps the capacity its largest batch gave it, and without the bound every table's spare
+ * could hold a whole budget's worth. Thread-safe (batches are filled by the task thread and sealed
+ * by sender threads).
  */
 final class NativeBlocks {
 
     private final List<Layout> layouts = new ArrayList<>();
+    private final long maxSpareBytes;
+    /** What the spares' buffers hold now. */
+    private long spareBytes;
+
+    /** @param maxSpareBytes the most the spare blocks' buffers may hold together ({@code sink.batch.max-bytes}) */
+    NativeBlocks(long maxSpareBytes) {
+        this.maxSpareBytes = maxSpareBytes;
+    }
 
     private static final class Layout {
         final byte[] header;
         final boolean supported;
         /** A cleared block of this layout, or null. */
         NativeBlock spare;
+        /** What its buffers hold. */
+        long spareSize;
 
         Layout(byte[] header, boolean supported) {
             this.header = header;
@@ -40,6 +52,7 @@ final class NativeBlocks {
         NativeBlock b = l.spare;
         if (b != null) {
             l.spare = null;
+            spareBytes -= l.spareSize;
             return b;
         }
         return NativeBlock.forHeader(header);
@@ -49,9 +62,17 @@ final class NativeBlocks {
     synchronized void give(byte[] header, NativeBlock block) {
         block.clear();
         Layout l = layout(header);
-        if (l.spare == null) {
+        long size = block.bytes();
+        if (l.spare == null && spareBytes + size <= maxSpareBytes) {
             l.spare = block;
+            l.spareSize = size;
+            spareBytes += size;
         }
+    }
+
+    /** What the spare blocks' buffers hold together. */
+    synchronized long spareBytes() {
+        return spareBytes;
     }
 
     private Layout layout(byte[] header) {

@@ -352,7 +352,7 @@ class ClickHouseSinkWriterTest {
             }
             records.add(w.toByteArray());
         }
-        NativeBlocks blocks = new NativeBlocks();
+        NativeBlocks blocks = new NativeBlocks(64L << 20);
         Batch b = new Batch(0, header, 0, Compression.LZ4, new SegmentPool(0), true, blocks);
         Batch rowBinary = new Batch(0, header, 0, Compression.LZ4, new SegmentPool(0), true, null);
         for (int r = 0; r < rows.length; r++) {
