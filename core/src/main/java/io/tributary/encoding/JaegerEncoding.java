@@ -102,7 +102,7 @@ public final class JaegerEncoding implements RecordEncoding {
                 return Span.getDefaultInstance(); // jsonpb leaves every field of the span at its default
             }
             if (t != JsonToken.START_OBJECT) {
-                throw new IOException("invalid Jaeger JSON span: the document is " + describe(t) + ", not an object");
+                throw new IOException("invalid Jaeger JSON span: the document is " + JsonTokens.describe(t) + ", not an object");
             }
             p.skipChildren();
             end = (int) p.currentLocation().getByteOffset();
@@ -118,19 +118,6 @@ public final class JaegerEncoding implements RecordEncoding {
         return span.build();
     }
 
-    private static String describe(JsonToken t) {
-        switch (t) {
-            case START_ARRAY:
-                return "an array";
-            case VALUE_STRING:
-                return "a string";
-            case VALUE_TRUE:
-            case VALUE_FALSE:
-                return "a boolean";
-            default:
-                return "a number";
-        }
-    }
 
     private static String reason(String message) {
         return message.length() <= MAX_REASON ? message : message.substring(0, MAX_REASON) + "…";

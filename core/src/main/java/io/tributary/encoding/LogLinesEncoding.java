@@ -162,7 +162,7 @@ public final class LogLinesEncoding implements RecordEncoding {
                     throw new IOException("invalid JSON log record: no JSON value");
                 }
                 if (t != JsonToken.START_OBJECT && t != JsonToken.VALUE_NULL) {
-                    throw new IOException("invalid JSON log record: the document is " + describe(t) + ", not an object");
+                    throw new IOException("invalid JSON log record: the document is " + JsonTokens.describe(t) + ", not an object");
                 }
                 body = t == JsonToken.VALUE_NULL ? new LinkedHashMap<String, Object>() : read(p, t);
                 if (p.nextToken() != null) {
@@ -177,19 +177,6 @@ public final class LogLinesEncoding implements RecordEncoding {
             return request(out, record);
         }
 
-        private static String describe(JsonToken t) {
-            switch (t) {
-                case START_ARRAY:
-                    return "an array";
-                case VALUE_STRING:
-                    return "a string";
-                case VALUE_TRUE:
-                case VALUE_FALSE:
-                    return "a boolean";
-                default:
-                    return "a number";
-            }
-        }
 
         /** The value at the current token: Map, List, String, Double, Boolean or null. */
         private static Object read(JsonParser p, JsonToken t) throws IOException {

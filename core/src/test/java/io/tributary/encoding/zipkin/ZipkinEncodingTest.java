@@ -129,14 +129,14 @@ class ZipkinEncodingTest {
     }
 
     private static ByteString id(String hex) {
-        return ByteString.copyFrom(HexFormat.of().parseHex(hex));
+        return ZipkinFixtures.id(hex);
     }
 
     private static KeyValue str(String k, String v) {
-        return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setStringValue(v)).build();
+        return ZipkinFixtures.str(k, v);
     }
 
     private static KeyValue kv(String k, AnyValue.Builder v) {
-        return KeyValue.newBuilder().setKey(k).setValue(v).build();
+        return ZipkinFixtures.kv(k, v);
     }
 }

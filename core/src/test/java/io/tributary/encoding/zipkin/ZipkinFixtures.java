@@ -114,15 +114,15 @@ public final class ZipkinFixtures {
     }
 
 
-    private static ByteString id(String hex) {
+    static ByteString id(String hex) {
         return ByteString.copyFrom(HexFormat.of().parseHex(hex));
     }
 
-    private static KeyValue str(String k, String v) {
+    static KeyValue str(String k, String v) {
         return KeyValue.newBuilder().setKey(k).setValue(AnyValue.newBuilder().setStringValue(v)).build();
     }
 
-    private static KeyValue kv(String k, AnyValue.Builder v) {
+    static KeyValue kv(String k, AnyValue.Builder v) {
         return KeyValue.newBuilder().setKey(k).setValue(v).build();
     }
 }
