@@ -116,7 +116,7 @@ class LogLinesEncodingTest {
         assertThat(Encodings.decoder("text_utf-8", Signal.LOGS)).isNotNull();
         assertThat(Encodings.decoder(" JSON ", Signal.LOGS)).isNotNull();
         assertThatThrownBy(() -> Encodings.decoder("raw", Signal.TRACES)).hasMessage(
-                "'raw' is an encoding of logs, not of traces (traces: auto, otlp_proto, otlp_json, zipkin_proto, zipkin_json, jaeger_proto, jaeger_json)");
+                "'raw' is an encoding of logs, not of traces (traces: auto, otlp_proto, otlp_json, zipkin_proto, zipkin_json, zipkin_thrift, jaeger_proto, jaeger_json)");
         assertThatThrownBy(() -> Encodings.decoder("avro", Signal.LOGS)).hasMessage(
                 "'avro' is not an encoding of logs (auto, otlp_proto, otlp_json, raw, text, text_<charset>, json)");
     }

@@ -79,7 +79,7 @@ class ThirdPartyEncodingTest {
             assertThat(r.getResourceLogs(0).getScopeLogs(0).getLogRecords(0).getSeverityText()).isEqualTo("WARN");
             assertThat(r.getResourceLogs(0).getScopeLogs(0).getLogRecords(0).getBody().getStringValue()).isEqualTo("disk 91%");
             assertThatThrownBy(() -> Encodings.decoder("pipe_logs", Signal.TRACES))
-                    .hasMessage("'pipe_logs' is an encoding of logs, not of traces (traces: auto, otlp_proto, otlp_json, zipkin_proto, zipkin_json, jaeger_proto, jaeger_json)");
+                    .hasMessage("'pipe_logs' is an encoding of logs, not of traces (traces: auto, otlp_proto, otlp_json, zipkin_proto, zipkin_json, zipkin_thrift, jaeger_proto, jaeger_json)");
         } finally {
             t.setContextClassLoader(before);
         }

@@ -189,7 +189,22 @@ class EncodingsITCase {
         List<ConsumerRecord<byte[], byte[]>> letters = RealServices.consumeAll(dlq);
         assertThat(letters).hasSize(1);
         assertThat(RealServices.header(letters.get(0), DeadLetterSerializer.ERROR_MESSAGE)).contains("valid span id required");
-        RealServices.dropDatabases(p, p + "_expect");
+
+        // v1 thrift, as the zipkin2 library writes it: the rows of the request the v1 translator makes
+        // (held to the collector's rules in ZipkinThriftTest)
+        String thrift = p + "_thrift", expectThrift = p + "_expect_thrift";
+        RealServices.createTopic(thrift, 1);
+        RealServices.createTopic(expectThrift, 1);
+        byte[] v1 = SpanBytesEncoder.THRIFT.encodeList(ZipkinFixtures.spans());
+        RealServices.produce(thrift, List.of(v1));
+        RealServices.produce(expectThrift, List.of(Encodings.decoder("zipkin_thrift", io.tributary.otlp.Signal.TRACES)
+                .decode(v1, RecordHeaders.NONE)));
+        runTraces(p + "_thrift", thrift, "zipkin_thrift", logs, dlq);
+        runTraces(p + "_expect_thrift", expectThrift, "otlp_proto", logs, dlq);
+        List<String> v1Rows = rows(p + "_thrift", "otel_traces", "");
+        assertThat(v1Rows).hasSize(3).isEqualTo(rows(p + "_expect_thrift", "otel_traces", ""));
+        assertThat(String.join("\n", v1Rows)).contains("frontend", "get /api");
+        RealServices.dropDatabases(p, p + "_expect", p + "_thrift", p + "_expect_thrift");
     }
 
     /**

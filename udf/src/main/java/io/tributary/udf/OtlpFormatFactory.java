@@ -57,7 +57,7 @@ public final class OtlpFormatFactory implements DeserializationFormatFactory {
             .defaultValue("auto")
             .withDescription("The encoding of the records, as the job's kafka.encodings.<signal> names them: auto"
                     + " (OTLP protobuf or OTLP/JSON, told apart per record), otlp_proto, otlp_json, zipkin_json,"
-                    + " zipkin_proto, raw, text, text_<charset>, json, or one an encoding jar adds.");
+                    + " zipkin_proto, zipkin_thrift, jaeger_proto, jaeger_json, raw, text, text_<charset>, json, or one an encoding jar adds.");
 
     @Override
     public String factoryIdentifier() {
