@@ -5,7 +5,6 @@ import io.tributary.clickhouse.body.Body;
 import io.tributary.clickhouse.body.BodyWriter;
 import io.tributary.clickhouse.body.Compression;
 import io.tributary.clickhouse.body.SegmentPool;
-import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.rowbinary.RowBinaryWriter;
@@ -44,16 +43,24 @@ final class DecodeBench {
         long rowBytes;
         long compressed;
 
-        Worker(Signal signal, boolean json, SchemaFlavor flavor, Compression compression, int records, long seed) {
+        Worker(Signal signal, String encoding, SchemaFlavor flavor, Compression compression, int records, long seed)
+                throws Exception {
+            boolean otlp = encoding.equals("proto") || encoding.equals("json");
             LoadShape shape = new LoadShape(seed, 100);
             long now = System.currentTimeMillis() * 1_000_000L;
             for (int i = 0; i < records; i++) {
                 long t = now + i * 1_000_000L;
                 Message r = signal == Signal.TRACES ? shape.next(t) : signal == Signal.LOGS ? shape.nextLogs(t) : shape.nextMetrics(t);
-                input.add(json ? OtlpJsonWriter.write(r) : r.toByteArray());
+                if (otlp) {
+                    input.add(encoding.equals("json") ? OtlpJsonWriter.write(r) : r.toByteArray());
+                } else {
+                    input.addAll(EncodedRecords.of(encoding, r));
+                }
             }
             TableLayouts layouts = TableLayouts.canonical(flavor);
-            this.transcoder = RecordTranscoder.of(signal, Encoding.AUTO, layouts);
+            // the job's decoders: OTLP told apart per record (auto), the others by their names
+            this.transcoder = RecordTranscoder.of(signal, otlp ? "auto" : encoding.equals("json_lines") ? "json" : encoding,
+                    io.tributary.encoding.HeaderExtraction.NONE, layouts);
             this.out = new RecordRows(layouts);
             this.compression = compression;
         }
@@ -103,17 +110,19 @@ final class DecodeBench {
         int records = o.integer("records", 2000);
         double seconds = o.decimal("seconds", 10);
         int threads = o.integer("threads", 1);
-        boolean json = o.get("encoding", "proto").equals("json");
+        String encoding = o.get("encoding", "proto");
         Compression compression = Compression.parse(o.get("compression", "lz4"));
         Signal signal = Signal.valueOf(o.get("signal", "traces").toUpperCase(Locale.ROOT));
         SchemaFlavor flavor = SchemaFlavor.parse(o.get("schema", "map"));
         String unit = signal == Signal.TRACES ? "span" : signal == Signal.LOGS ? "log record" : "data point";
         Worker[] workers = new Worker[threads];
         for (int i = 0; i < threads; i++) {
-            workers[i] = new Worker(signal, json, flavor, compression, records, 42 + i);
+            workers[i] = new Worker(signal, encoding, flavor, compression, records, 42 + i);
         }
-        System.out.printf(Locale.ROOT, "bench decode: %d records of 100 %ss, %s, %.0f bytes/record, %s tables, %s compression, %d thread(s)%n",
-                records, unit, json ? "OTLP/JSON" : "OTLP protobuf", (double) workers[0].inputBytes() / records,
+        int inputs = workers[0].input.size();
+        System.out.printf(Locale.ROOT, "bench decode: %d records of %d %ss, %s, %.0f bytes/record, %s tables, %s compression, %d thread(s)%n",
+                inputs, records * 100 / inputs, unit, encoding.equals("json") ? "OTLP/JSON" : encoding.equals("proto") ? "OTLP protobuf"
+                        : encoding, (double) workers[0].inputBytes() / inputs,
                 flavor.name().toLowerCase(Locale.ROOT), compression, threads);
         // each round: every thread decodes all its records; the round's time is the slowest thread's
         CyclicBarrier start = new CyclicBarrier(threads + 1);
@@ -185,7 +194,7 @@ final class DecodeBench {
                         + " best %,.0f%n",
                 steady.size(), threads, median, unit, 1e6 * threads / median, unit, steady.get(steady.size() - 1));
         Results.append(o, "decode", Results.fields(
-                "signal", signal.id(), "schema", flavor.name().toLowerCase(Locale.ROOT), "encoding", json ? "json" : "proto",
+                "signal", signal.id(), "schema", flavor.name().toLowerCase(Locale.ROOT), "encoding", encoding,
                 "compression", compression.name().toLowerCase(Locale.ROOT), "threads", threads,
                 "items_per_s", Math.round(median), "us_per_item_per_thread", 1e6 * threads / median,
                 "rowbinary_bytes_per_item", perItemBytes, "compressed_bytes_per_item", perItemCompressed));
