@@ -113,7 +113,16 @@ public final class LogLinesEncoding implements RecordEncoding {
                 return null;
             default:
                 try {
-                    return Charset.forName(n);
+                    // x/text decodes these with the WHATWG tables, supersets of the JVM's charsets of
+                    // those names (Windows-31J's, UHC's, GB18030's, HKSCS's extensions)
+                    String jvm = switch (n) {
+                        case "shift_jis", "shift-jis", "sjis", "ms_kanji", "csshiftjis" -> "windows-31j";
+                        case "euc-kr", "cseuckr" -> "x-windows-949";
+                        case "gbk", "cp936", "ms936", "windows-936" -> "GB18030";
+                        case "big5", "csbig5" -> "Big5-HKSCS";
+                        default -> n;
+                    };
+                    return Charset.forName(jvm);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("'text_" + suffix + "': no charset '" + suffix + "' (the JVM's"
                             + " IANA names and aliases, or utf-8, utf-16, ascii, nop)");
@@ -140,7 +149,9 @@ public final class LogLinesEncoding implements RecordEncoding {
     /** {@code json}: one JSON object as a map body. */
     private static final class JsonLogs implements RecordDecoder {
         private static final JsonFactory JSON = JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(1000).build())
+                // Go's decoder bounds none of these; the record's size bounds them
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(1000)
+                        .maxStringLength(Integer.MAX_VALUE).maxNumberLength(Integer.MAX_VALUE).maxNameLength(Integer.MAX_VALUE).build())
                 .build();
         private final LongSupplier clock;
         private final WireOut out = new WireOut();
@@ -171,9 +182,10 @@ public final class LogLinesEncoding implements RecordEncoding {
             } catch (com.fasterxml.jackson.core.JacksonException e) {
                 throw new IOException("invalid JSON log record: " + e.getOriginalMessage(), e);
             }
-            WireOut anyValue = new WireOut();
-            writeValue(anyValue, body);
-            record.clear().fixed64Field(11, clock.getAsLong()).message(5, anyValue);
+            record.clear().fixed64Field(11, clock.getAsLong());
+            int anyValue = record.open(5);
+            writeValue(record, body);
+            record.close(anyValue);
             return request(out, record);
         }
 
@@ -204,6 +216,9 @@ public final class LogLinesEncoding implements RecordEncoding {
                 case VALUE_NUMBER_INT:
                 case VALUE_NUMBER_FLOAT: {
                     double d = p.getValueAsDouble();
+                    if (d == 0 && t == JsonToken.VALUE_NUMBER_INT && p.getText().startsWith("-")) {
+                        d = -0.0; // Go parses -0 as the float -0, which AsString writes as -0
+                    }
                     if (Double.isInfinite(d) || Double.isNaN(d)) {
                         throw new IOException("invalid JSON log record: the number " + p.getText() + " is out of range");
                     }
@@ -220,7 +235,7 @@ public final class LogLinesEncoding implements RecordEncoding {
             }
         }
 
-        /** An AnyValue's fields (not its own tag) for {@code v}. */
+        /** An AnyValue's fields (not its own tag) for {@code v}, nested messages written once. */
         @SuppressWarnings("unchecked")
         private static void writeValue(WireOut out, Object v) {
             if (v == null) {
@@ -234,25 +249,25 @@ public final class LogLinesEncoding implements RecordEncoding {
             } else if (v instanceof Double d) {
                 out.varint(4 << 3 | 1).fixed64(Double.doubleToRawLongBits(d));
             } else if (v instanceof List<?> l) {
-                WireOut array = new WireOut();
+                int array = out.open(5);
                 for (Object e : l) {
-                    WireOut element = new WireOut();
-                    writeValue(element, e);
-                    array.message(1, element);
+                    int element = out.open(1);
+                    writeValue(out, e);
+                    out.close(element);
                 }
-                out.message(5, array);
+                out.close(array);
             } else {
-                WireOut list = new WireOut();
+                int list = out.open(6);
                 for (Map.Entry<String, Object> e : ((Map<String, Object>) v).entrySet()) {
-                    WireOut kv = new WireOut();
+                    int kv = out.open(1);
                     byte[] k = utf8(e.getKey());
-                    kv.field(1, k, 0, k.length);
-                    WireOut value = new WireOut();
-                    writeValue(value, e.getValue());
-                    kv.message(2, value);
-                    list.message(1, kv);
+                    out.field(1, k, 0, k.length);
+                    int value = out.open(2);
+                    writeValue(out, e.getValue());
+                    out.close(value);
+                    out.close(kv);
                 }
-                out.message(6, list);
+                out.close(list);
             }
         }
 

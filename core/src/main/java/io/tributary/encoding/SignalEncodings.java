@@ -20,6 +20,9 @@ import java.util.regex.PatternSyntaxException;
 public final class SignalEncodings implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /** The characters Kafka allows in a topic's name. */
+    private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]+");
+
     private final Signal signal;
     private final String fallback;
     private final LinkedHashMap<String, String> named;
@@ -74,6 +77,9 @@ public final class SignalEncodings implements Serializable {
                     throw new IllegalArgumentException(key + ": '" + topic + "' is not a regular expression: " + e.getDescription());
                 }
                 encodings.add(name);
+            } else if (!LEGAL_TOPIC.matcher(topic).matches()) {
+                throw new IllegalArgumentException(key + ": '" + topic + "' is not a topic name (Kafka's are letters, digits,"
+                        + " '.', '_' and '-'; a regular expression starts with '^')");
             } else if (named.put(topic, name) != null) {
                 throw new IllegalArgumentException(key + ": topic '" + topic + "' is named twice");
             }
@@ -103,6 +109,11 @@ public final class SignalEncodings implements Serializable {
             }
         }
         return fallback;
+    }
+
+    /** The topics the entries name outright (not by a regular expression). */
+    public java.util.Set<String> namedTopics() {
+        return java.util.Collections.unmodifiableSet(named.keySet());
     }
 
     /** Every encoding name some topic may have. */

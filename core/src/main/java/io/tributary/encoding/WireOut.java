@@ -57,6 +57,30 @@ final class WireOut {
         return tag(field).varint(len).bytes(b, off, len);
     }
 
+    /**
+     * Opens a length-delimited field whose length is not known yet: its tag, then five bytes that
+     * {@link #close} fills with the length as a five-byte varint (protobuf readers take a varint of
+     * any length up to ten bytes), so nested messages are written once, front to back.
+     *
+     * @return where the content starts, for {@link #close}
+     */
+    int open(int field) {
+        tag(field);
+        ensure(5);
+        size += 5;
+        return size;
+    }
+
+    /** Closes the field {@link #open} opened at {@code start}. */
+    void close(int start) {
+        int len = size - start;
+        int at = start - 5;
+        for (int i = 0; i < 4; i++) {
+            data[at + i] = (byte) ((len >>> (7 * i)) & 0x7F | 0x80);
+        }
+        data[at + 4] = (byte) (len >>> 28);
+    }
+
     /** The bytes written, as an array of their length. */
     byte[] toArray() {
         return Arrays.copyOf(data, size);

@@ -104,6 +104,29 @@ class LogLinesEncodingTest {
     }
 
     @Test
+    void minusZeroKeepsItsSignAndDeepNestingIsWrittenOnce() throws Exception {
+        ExportLogsServiceRequest r = decode("json", "{\"a\":-0}".getBytes(StandardCharsets.UTF_8));
+        double a = r.getResourceLogs(0).getScopeLogs(0).getLogRecords(0).getBody().getKvlistValue().getValues(0).getValue().getDoubleValue();
+        assertThat(Double.doubleToRawLongBits(a)).as("Go parses -0 as the float -0").isEqualTo(Double.doubleToRawLongBits(-0.0));
+        String deep = "{\"a\":" + "[".repeat(40) + "\"x\"" + "]".repeat(40) + "}";
+        AnyValue v = decode("json", deep.getBytes(StandardCharsets.UTF_8)).getResourceLogs(0).getScopeLogs(0).getLogRecords(0)
+                .getBody().getKvlistValue().getValues(0).getValue();
+        for (int i = 0; i < 40; i++) {
+            v = v.getArrayValue().getValues(0);
+        }
+        assertThat(v.getStringValue()).isEqualTo("x");
+    }
+
+    @Test
+    void cjkCharsetsAreTheWhatwgSupersetsTheCollectorDecodesWith() throws Exception {
+        // x/text's Shift_JIS, EUC-KR and GBK are the WHATWG tables: Windows-31J's, UHC's and GB18030's
+        assertThat(body("text_shift_jis", new byte[] {(byte) 0x87, 0x40})).isEqualTo("\u2460");
+        assertThat(body("text_euc-kr", new byte[] {(byte) 0x81, 0x41})).isEqualTo("\uAC02");
+        assertThat(body("text_gbk", new byte[] {(byte) 0x81, 0x30, (byte) 0x81, 0x30})).as("GB18030's four-byte forms")
+                .isEqualTo("\u0080");
+    }
+
+    @Test
     void jsonThatIsNotOneObjectIsRefusedWithItsReason() {
         for (String doc : new String[] {"[1]", "\"s\"", "1", "true", "", "{\"a\":1} x", "{\"a\":1e400}", "{\"a\":"}) {
             assertThatThrownBy(() -> decode("json", doc.getBytes(StandardCharsets.UTF_8))).as(doc)

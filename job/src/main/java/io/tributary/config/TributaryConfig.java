@@ -347,11 +347,21 @@ public final class TributaryConfig implements Serializable {
                 value = fallback;
                 key = TributaryOptions.KAFKA_ENCODING.key();
             }
+            io.tributary.encoding.SignalEncodings e;
             try {
-                out.put(s, io.tributary.encoding.SignalEncodings.parse(s, value, fallback, key));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(e.getMessage(), e);
+                e = io.tributary.encoding.SignalEncodings.parse(s, value, fallback, key);
+            } catch (IllegalArgumentException ex) {
+                throw new ConfigException(ex.getMessage(), ex);
             }
+            // an entry for a topic the signal does not read is a typo (a regex without its '^'): its
+            // records would be read in the signal's other encoding, most of them dead letters
+            io.tributary.kafka.TopicSelection topics = topicSelection();
+            for (String topic : e.namedTopics()) {
+                if (topics.signal(topic) != s) {
+                    throw new ConfigException(key + ": '" + topic + "' is no topic " + TributaryOptions.topic(s).key() + " reads");
+                }
+            }
+            out.put(s, e);
         }
         return out;
     }

@@ -18,6 +18,15 @@ public final class DeadLetter {
 
     public DeadLetter() {}
 
+    /** The most characters of an error message a letter carries (a reader may quote what it refused). */
+    public static final int MAX_MESSAGE = 2000;
+
+    /** {@code message}, cut to {@link #MAX_MESSAGE} characters. */
+    public static String bounded(String message) {
+        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "... ("
+                + message.length() + " characters)";
+    }
+
     public DeadLetter(SourceRecord record, Throwable error, long failedAt) {
         Throwable root = error;
         while (root.getCause() != null && root.getCause() != root) {
@@ -25,7 +34,7 @@ public final class DeadLetter {
         }
         this.record = record;
         this.errorClass = root.getClass().getName();
-        this.errorMessage = String.valueOf(error.getMessage());
+        this.errorMessage = bounded(String.valueOf(error.getMessage()));
         this.failedAt = failedAt;
     }
 }

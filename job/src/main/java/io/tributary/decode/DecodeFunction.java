@@ -168,7 +168,15 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
 
     @Override
     public void processElement(SourceRecord record, Context ctx, Collector<EncodedRows> out) {
-        Decoder d = decoder(record.topic);
+        Decoder d;
+        try {
+            d = decoder(record.topic);
+        } catch (RuntimeException | java.util.ServiceConfigurationError e) {
+            // no decoder for the topic's encoding on this TaskManager (an encoding jar the client had
+            // and the cluster lacks): every restart would meet it again, so stop once
+            throw new org.apache.flink.runtime.execution.SuppressRestartsException(new IllegalStateException(
+                    "no decoder for the records of topic '" + record.topic + "': " + e.getMessage(), e));
+        }
         DecodeMetrics metrics = d.metrics();
         metrics.recordsRead.inc();
         d.topicRecords().inc();
@@ -191,6 +199,6 @@ public final class DecodeFunction extends ProcessFunction<SourceRecord, EncodedR
 
     static String reason(Throwable e) {
         String kind = e instanceof InvalidOtlpException ? "invalid OTLP" : e.getClass().getSimpleName();
-        return kind + ": " + e.getMessage();
+        return DeadLetter.bounded(kind + ": " + e.getMessage());
     }
 }

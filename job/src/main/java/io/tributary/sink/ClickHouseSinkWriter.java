@@ -75,7 +75,7 @@ final class ClickHouseSinkWriter implements CommittingSinkWriter<EncodedRows, Se
         // the batches in flight and those filling, at the usual 5-10x compression of telemetry
         this.pool = new SegmentPool(exactlyOnce ? 0 : 4 * (settings.maxInFlight() + settings.tables().size()));
         this.maxAgeMillis = settings.maxAge().toMillis();
-        this.blocks = settings.format() == InsertFormat.NATIVE ? new NativeBlocks(settings.maxBytes()) : null;
+        this.blocks = settings.format() == InsertFormat.NATIVE ? new NativeBlocks(settings.maxBytes() + settings.maxBytes() / 2) : null;
         AtomicInteger n = new AtomicInteger();
         this.senders =
                 Executors.newFixedThreadPool(

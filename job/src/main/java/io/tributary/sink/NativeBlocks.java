@@ -24,7 +24,10 @@ final class NativeBlocks {
     /** What the spares' buffers hold now. */
     private long spareBytes;
 
-    /** @param maxSpareBytes the most the spare blocks' buffers may hold together ({@code sink.batch.max-bytes}) */
+    /**
+     * @param maxSpareBytes the most the spare blocks' buffers may hold together: 1.5 × {@code
+     *     sink.batch.max-bytes}, what the block of a batch closed on size holds (buffers grow by half)
+     */
     NativeBlocks(long maxSpareBytes) {
         this.maxSpareBytes = maxSpareBytes;
     }

@@ -98,6 +98,7 @@ public final class TributaryTopology {
         int decodeP = decodeParallelism != null ? decodeParallelism : jobParallelism;
 
         TopicSelection topics = config.topicSelection();
+        config.encodings().forEach((signal, e) -> LOG.info("{} records: encodings by topic {}", signal.id(), e.entries()));
         String name = "Kafka: OTLP " + topics.signals().stream().map(Signal::id).collect(Collectors.joining(", "));
         DataStream<SourceRecord> records =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), name, TypeInformation.of(SourceRecord.class))

@@ -55,6 +55,15 @@ class TributaryConfigTest {
                 .encodings().get(io.tributary.otlp.Signal.LOGS).of("otlp_logs")).isEqualTo("json");
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.encodings.logs", "text_klingon"}))
                 .hasMessageContaining("kafka.encodings.logs: 'text_klingon': no charset 'klingon'");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.topics.traces", "^zipkin-.*",
+            "--kafka.encodings.traces", "zipkin-.*:zipkin_proto"}))
+                .as("an entry for a topic the signal does not read: a regex without its '^'")
+                .hasMessageContaining("kafka.encodings.traces: 'zipkin-.*' is not a topic name");
+        assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.encodings.traces", "spans_typo:zipkin_proto"}))
+                .hasMessageContaining("kafka.encodings.traces: 'spans_typo' is no topic kafka.topics.traces reads");
+        assertThat(TributaryConfig.fromArgs(new String[] {"--kafka.topics.traces", "^zipkin-.*",
+            "--kafka.encodings.traces", "zipkin-eu:zipkin_proto"}).encodings().get(io.tributary.otlp.Signal.TRACES).of("zipkin-eu"))
+                .as("a topic the signal's regex selects").isEqualTo("zipkin_proto");
         assertThatThrownBy(() -> TributaryConfig.fromArgs(new String[] {"--kafka.encodings.logs", "raw,json"}))
                 .hasMessageContaining("kafka.encodings.logs: two encodings for every topic");
     }

@@ -27,6 +27,8 @@ public abstract class OtlpTableFunction extends TableFunction<RowData> {
     private static final Logger LOG = LoggerFactory.getLogger(OtlpTableFunction.class);
     /** Failures logged in full per task; the counter counts all of them. */
     private static final int LOGGED_FAILURES = 10;
+    /** The most encodings a task keeps decoders for (a column of names holds a few). */
+    private static final int MAX_ENCODINGS = 16;
 
     private final Signal signal;
     private transient OtlpRecords records;
@@ -80,29 +82,45 @@ public abstract class OtlpTableFunction extends TableFunction<RowData> {
         }
         OtlpRecords r = records;
         if (encoding != null) {
-            r = byEncoding.get(encoding);
+            String name = encoding.trim().toLowerCase(java.util.Locale.ROOT);
+            r = byEncoding.get(name);
             if (r == null) {
-                r = new OtlpRecords(signal, encoding);
-                byEncoding.put(encoding, r);
+                try {
+                    r = new OtlpRecords(signal, name);
+                } catch (IllegalArgumentException e) {
+                    // a column of encodings holding one the signal lacks: that row's record is undecodable,
+                    // the query goes on
+                    failed(record, e);
+                    return;
+                }
+                if (byEncoding.size() < MAX_ENCODINGS) {
+                    byEncoding.put(name, r);
+                }
             }
         }
         List<RowData> rows;
         try {
             rows = r.decode(record, allFields);
         } catch (Exception | StackOverflowError e) {
-            if (failures != null) {
-                failures.inc();
-            }
-            if (logged++ < LOGGED_FAILURES) {
-                LOG.warn("{}: undecodable {} record ({} bytes), no rows: {}", getClass().getSimpleName(), signal.id(),
-                        record.length, e.toString());
-            }
+            failed(record, e);
             return;
         }
         if (decoded != null) {
             decoded.inc(rows.size());
         }
         rows.forEach(this::collect);
+    }
+
+    /** Counts and (the first few per task) logs a record that gave no rows. */
+    private void failed(byte[] record, Throwable e) {
+        if (failures != null) {
+            failures.inc();
+        }
+        if (logged++ < LOGGED_FAILURES) {
+            String reason = e.toString();
+            LOG.warn("{}: undecodable {} record ({} bytes), no rows: {}", getClass().getSimpleName(), signal.id(),
+                    record.length, reason.length() > 500 ? reason.substring(0, 500) + "..." : reason);
+        }
     }
 
     private void init() {

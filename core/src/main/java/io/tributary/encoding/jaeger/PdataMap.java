@@ -4,7 +4,9 @@ import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An attribute map kept as the collector's {@code pcommon.Map} keeps one (pdata v1.59, {@code
@@ -16,13 +18,16 @@ import java.util.List;
 final class PdataMap {
     private final List<String> keys = new ArrayList<>();
     private final List<AnyValue> values = new ArrayList<>();
+    /** Where each key is in {@link #keys}: a span of many tags costs linear time, not quadratic. */
+    private final Map<String, Integer> index = new HashMap<>();
 
     /** {@code Put*}: replaces the value of {@code key} in place, or appends it. */
     void put(String key, AnyValue value) {
-        int i = keys.indexOf(key);
-        if (i >= 0) {
+        Integer i = index.get(key);
+        if (i != null) {
             values.set(i, value);
         } else {
+            index.put(key, keys.size());
             keys.add(key);
             values.add(value);
         }
@@ -30,19 +35,23 @@ final class PdataMap {
 
     /** {@code Get}: the value of {@code key}, or null. */
     AnyValue get(String key) {
-        int i = keys.indexOf(key);
-        return i < 0 ? null : values.get(i);
+        Integer i = index.get(key);
+        return i == null ? null : values.get(i);
     }
 
     /** {@code Remove}: the last entry takes the removed one's place. */
     void remove(String key) {
-        int i = keys.indexOf(key);
-        if (i < 0) {
+        Integer i = index.remove(key);
+        if (i == null) {
             return;
         }
         int last = keys.size() - 1;
-        keys.set(i, keys.get(last));
-        values.set(i, values.get(last));
+        if (i != last) {
+            String moved = keys.get(last);
+            keys.set(i, moved);
+            values.set(i, values.get(last));
+            index.put(moved, i);
+        }
         keys.remove(last);
         values.remove(last);
     }

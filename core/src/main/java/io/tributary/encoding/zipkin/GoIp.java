@@ -104,6 +104,11 @@ final class GoIp {
         return out;
     }
 
+    /** An ASCII hex digit's value, else -1 (Go's parser knows no other digits). */
+    private static int hex(char c) {
+        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    }
+
     private static byte[] parseV6(String s) {
         byte[] out = new byte[16];
         int ellipsis = -1;
@@ -119,8 +124,8 @@ final class GoIp {
         while (n < 16) {
             int j = i;
             int v = 0;
-            while (j < s.length() && Character.digit(s.charAt(j), 16) >= 0 && j - i < 4) {
-                v = v << 4 | Character.digit(s.charAt(j), 16);
+            while (j < s.length() && hex(s.charAt(j)) >= 0 && j - i < 4) {
+                v = v << 4 | hex(s.charAt(j));
                 j++;
             }
             if (j == i) {
@@ -140,7 +145,7 @@ final class GoIp {
                 i = s.length();
                 break;
             }
-            if (j < s.length() && Character.digit(s.charAt(j), 16) >= 0) {
+            if (j < s.length() && hex(s.charAt(j)) >= 0) {
                 return null; // more than four hex digits
             }
             out[n++] = (byte) (v >> 8);

@@ -20,7 +20,11 @@ import java.util.Locale;
  */
 final class ZipkinJson {
 
-    private static final JsonFactory JSON = new JsonFactory();
+    /** Go's encoding/json bounds nesting at 10,000 and no string, number or name: the record's size bounds them. */
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder().maxNestingDepth(10_000)
+                    .maxStringLength(Integer.MAX_VALUE).maxNumberLength(Integer.MAX_VALUE).maxNameLength(Integer.MAX_VALUE).build())
+            .build();
 
     private ZipkinJson() {}
 
@@ -69,6 +73,9 @@ final class ZipkinJson {
             JsonToken t = p.nextToken();
             switch (key) {
                 case "traceid":
+                    if (t == JsonToken.VALUE_NULL) {
+                        throw new IOException("invalid Zipkin JSON: traceId is null"); // TraceID.UnmarshalJSON refuses it
+                    }
                     traceId = string(p, t, "traceId");
                     break;
                 case "id":

@@ -342,13 +342,18 @@ final class ZipkinV2Translator {
 
     private static int uint32(String s) throws IOException {
         try {
+            // Go's strconv.ParseUint: ASCII digits only, no sign
+            if (s.isEmpty() || s.length() > 10 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw new NumberFormatException();
+            }
             long v = Long.parseLong(s);
-            if (v < 0 || v > 0xFFFFFFFFL || s.startsWith("+")) {
+            if (v > 0xFFFFFFFFL) {
                 throw new NumberFormatException();
             }
             return (int) v;
         } catch (NumberFormatException e) {
-            throw new IOException("invalid Zipkin span: dropped attributes count '" + s + "' is not a uint32");
+            throw new IOException("invalid Zipkin span: dropped attributes count '" + (s.length() > 20 ? s.substring(0, 20) + "..." : s)
+                    + "' is not a uint32");
         }
     }
 
@@ -376,6 +381,9 @@ final class ZipkinV2Translator {
         Map<String, AnyValue> attributes = new LinkedHashMap<>();
         try (JsonParser p = JSON.createParser(json)) {
             JsonToken t = p.nextToken();
+            if (t == JsonToken.VALUE_NULL && p.nextToken() == null) {
+                return; // Go's json.Unmarshal of null into a map: no attributes
+            }
             if (t != JsonToken.START_OBJECT) {
                 throw new IOException("invalid Zipkin span: annotation or link attributes are not a JSON object");
             }

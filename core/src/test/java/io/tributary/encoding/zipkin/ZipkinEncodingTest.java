@@ -88,6 +88,9 @@ class ZipkinEncodingTest {
             {"zipkin_json", "[{\"traceId\":\"1\",\"id\":\"1\",\"annotations\":[{\"value\":\"x\"}]}]", "valid annotation timestamp"},
             {"zipkin_json", "[{\"traceId\":\"1\",\"id\":\"1\",\"annotations\":[{\"timestamp\":1,\"value\":\"a|nope|1\"}]}]",
                 "annotation attributes"},
+            {"zipkin_json", "[{\"traceId\":\"1\",\"id\":\"1\",\"annotations\":[{\"timestamp\":1,\"value\":\"a|{}|-0\"}]}]",
+                "is not a uint32"},
+            {"zipkin_json", "[{\"traceId\":null,\"id\":\"1\"}]", "traceId is null"},
         };
         for (String[] c : cases) {
             assertThatThrownBy(() -> decode(c[0], c[1].getBytes(StandardCharsets.UTF_8))).as(c[1]).hasMessageContaining(c[2]);
@@ -97,6 +100,16 @@ class ZipkinEncodingTest {
                 .hasMessageContaining("trace id has length 8 yet wanted length 16");
         assertThatThrownBy(() -> Encodings.decoder("zipkin_json", Signal.LOGS))
                 .hasMessageContaining("'zipkin_json' is an encoding of traces, not of logs");
+    }
+
+    @Test
+    void nullAttributesOfAnAnnotationAreNone() throws Exception {
+        String json = "[{\"traceId\":\"1\",\"id\":\"1\",\"annotations\":[{\"timestamp\":1,\"value\":\"a|null|2\"}]}]";
+        Span.Event e = decode("zipkin_json", json.getBytes(StandardCharsets.UTF_8)).getResourceSpans(0).getScopeSpans(0).getSpans(0)
+                .getEvents(0);
+        assertThat(e.getName()).isEqualTo("a");
+        assertThat(e.getAttributesList()).isEmpty();
+        assertThat(e.getDroppedAttributesCount()).isEqualTo(2);
     }
 
     @Test
@@ -110,6 +123,7 @@ class ZipkinEncodingTest {
         assertThat(GoIp.parse("01.2.3.4")).as("Go refuses leading zeros").isNull();
         assertThat(GoIp.parse("1::2::3")).isNull();
         assertThat(GoIp.parse("1:2:3:4:5:6:7:8:9")).isNull();
+        assertThat(GoIp.parse("::\u0663")).as("ASCII digits only").isNull();
     }
 
     /** Spans, attributes and resources in a canonical order: the rows do not depend on it. */
