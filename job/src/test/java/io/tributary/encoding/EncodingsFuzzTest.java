@@ -25,7 +25,7 @@ class EncodingsFuzzTest {
     private static final List<String> LOGS = List.of("json", "text_windows-1252", "text_utf-16", "raw");
     private static final HeaderExtraction.Rewriter HEADERS = new HeaderExtraction(List.of("tenant")).rewriter();
 
-    @FuzzTest(maxDuration = Fuzzing.LONG)
+    @FuzzTest(maxDuration = Fuzzing.SHORT)
     void everyRecordIsARequestOrARefusal(FuzzedDataProvider data) throws Exception {
         boolean traces = data.consumeBoolean();
         List<String> names = traces ? TRACES : LOGS;
