@@ -11,6 +11,7 @@ import io.tributary.encoding.jaeger.JaegerToOtlp;
 import io.tributary.encoding.jaeger.model.JaegerModel.Span;
 import io.tributary.otlp.LenientUtf8;
 import io.tributary.otlp.Signal;
+import io.tributary.otlp.json.JsonTokens;
 import io.tributary.otlp.Utf8;
 
 import java.io.IOException;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.tributary.otlp.Signal;
+import io.tributary.otlp.json.JsonTokens;
 
 import java.io.IOException;
 import java.nio.charset.Charset;

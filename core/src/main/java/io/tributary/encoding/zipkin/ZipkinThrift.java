@@ -321,13 +321,13 @@ final class ZipkinThrift {
             span.setName(z.name);
             long high = z.traceIdHigh == null ? 0 : z.traceIdHigh;
             if (high != 0 || z.traceId != 0) { // an all-zero id is pdata's empty one
-                span.setTraceId(ByteString.copyFrom(be(high, z.traceId)));
+                span.setTraceId(ByteString.copyFrom(ZipkinV2Translator.be(high, z.traceId)));
             }
             if (z.id != 0) {
-                span.setSpanId(ByteString.copyFrom(be(z.id)));
+                span.setSpanId(ByteString.copyFrom(ZipkinV2Translator.be(z.id)));
             }
             if (z.parentId != null && z.parentId != 0) {
-                span.setParentSpanId(ByteString.copyFrom(be(z.parentId)));
+                span.setParentSpanId(ByteString.copyFrom(ZipkinV2Translator.be(z.parentId)));
             }
             V1Endpoint e = endpoint;
             ResourceSpans.Builder rs = byEndpoint.computeIfAbsent(e.key(), k -> {
@@ -424,11 +424,11 @@ final class ZipkinThrift {
                 case 2 -> a.value().length < 2 ? text("<not enough bytes representing the number>")
                         : AnyValue.newBuilder().setIntValue(((a.value()[0] & 0xFF) << 8) | (a.value()[1] & 0xFF)).build();
                 case 3 -> a.value().length < 4 ? text("<not enough bytes representing the number>")
-                        : AnyValue.newBuilder().setIntValue(unsigned(a.value(), 4)).build();
+                        : AnyValue.newBuilder().setIntValue(bigEndian(a.value(), 4)).build();
                 case 4 -> a.value().length < 8 ? text("<not enough bytes representing the number>")
-                        : AnyValue.newBuilder().setIntValue(unsigned(a.value(), 8)).build();
+                        : AnyValue.newBuilder().setIntValue(bigEndian(a.value(), 8)).build();
                 case 5 -> a.value().length < 8 ? text("<not enough bytes representing the number>")
-                        : AnyValue.newBuilder().setDoubleValue(Double.longBitsToDouble(unsigned(a.value(), 8))).build();
+                        : AnyValue.newBuilder().setDoubleValue(Double.longBitsToDouble(bigEndian(a.value(), 8))).build();
                 case 6 -> text(new String(a.value(), StandardCharsets.UTF_8));
                 default -> text("<unknown zipkin v1 binary annotation type (" + a.type() + ")>");
             };
@@ -450,7 +450,8 @@ final class ZipkinThrift {
         return fallback;
     }
 
-    private static long unsigned(byte[] v, int n) {
+    /** The first {@code n} bytes of {@code v}, big-endian, as the bits of a long. */
+    private static long bigEndian(byte[] v, int n) {
         long out = 0;
         for (int i = 0; i < n; i++) {
             out = out << 8 | (v[i] & 0xFF);
@@ -550,16 +551,6 @@ final class ZipkinThrift {
             s.setCodeValue(code);
             s.setMessage(message);
         }
-    }
-
-    private static byte[] be(long... words) {
-        byte[] out = new byte[8 * words.length];
-        for (int w = 0; w < words.length; w++) {
-            for (int i = 0; i < 8; i++) {
-                out[8 * w + i] = (byte) (words[w] >>> (56 - 8 * i));
-            }
-        }
-        return out;
     }
 
     private static AnyValue text(String s) {

@@ -243,7 +243,8 @@ final class ZipkinV2Translator {
         return s.build();
     }
 
-    private static byte[] be(long... words) {
+    /** {@code xidutils.UInt64ToTraceID} / {@code UInt64ToSpanID}: each word big-endian. */
+    static byte[] be(long... words) {
         byte[] out = new byte[8 * words.length];
         for (int w = 0; w < words.length; w++) {
             for (int i = 0; i < 8; i++) {

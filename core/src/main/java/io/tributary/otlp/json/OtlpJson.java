@@ -49,7 +49,7 @@ final class OtlpJson {
     static String string(JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
         if (t != JsonToken.VALUE_STRING) {
-            throw new InvalidOtlpException("must be a string, got " + describe(t));
+            throw new InvalidOtlpException("must be a string, got " + JsonTokens.describe(t));
         }
         return wellFormed(p.getText());
     }
@@ -87,7 +87,7 @@ final class OtlpJson {
     static ByteString hexId(JsonParser p, int length) throws IOException {
         JsonToken t = p.currentToken();
         if (t != JsonToken.VALUE_STRING) {
-            throw new InvalidOtlpException("must be a hex string, got " + describe(t));
+            throw new InvalidOtlpException("must be a hex string, got " + JsonTokens.describe(t));
         }
         int n = p.getTextLength();
         if (n == 0) {
@@ -138,7 +138,7 @@ final class OtlpJson {
             case VALUE_STRING:
                 return decimalString(p, unsigned);
             default:
-                throw new InvalidOtlpException("must be an integer, got " + describe(t));
+                throw new InvalidOtlpException("must be an integer, got " + JsonTokens.describe(t));
         }
     }
 
@@ -280,7 +280,7 @@ final class OtlpJson {
                         }
                 }
             default:
-                throw new InvalidOtlpException("must be a number, got " + describe(t));
+                throw new InvalidOtlpException("must be a number, got " + JsonTokens.describe(t));
         }
     }
 
@@ -292,7 +292,7 @@ final class OtlpJson {
         if (t == JsonToken.VALUE_FALSE) {
             return false;
         }
-        throw new InvalidOtlpException("must be true or false, got " + describe(t));
+        throw new InvalidOtlpException("must be true or false, got " + JsonTokens.describe(t));
     }
 
     /**
@@ -308,30 +308,6 @@ final class OtlpJson {
             return UnsafeByteOperations.unsafeWrap(Base64.getDecoder().decode(s));
         } catch (IllegalArgumentException e) {
             throw new InvalidOtlpException("is not base64", e);
-        }
-    }
-
-    static String describe(JsonToken t) {
-        if (t == null) {
-            return "the end of the input";
-        }
-        switch (t) {
-            case START_OBJECT:
-                return "an object";
-            case START_ARRAY:
-                return "an array";
-            case VALUE_STRING:
-                return "a string";
-            case VALUE_NUMBER_INT:
-            case VALUE_NUMBER_FLOAT:
-                return "a number";
-            case VALUE_TRUE:
-            case VALUE_FALSE:
-                return "a boolean";
-            case VALUE_NULL:
-                return "null";
-            default:
-                return t.toString();
         }
     }
 }

@@ -72,7 +72,7 @@ public final class OtlpJsonParser {
             JsonToken t = p.nextToken();
             if (t != JsonToken.START_OBJECT) {
                 throw new InvalidOtlpException(
-                        "the record must be a JSON object, got " + OtlpJson.describe(t));
+                        "the record must be a JSON object, got " + JsonTokens.describe(t));
             }
             Message.Builder b = defaultInstance.newBuilderForType();
             Reader r = new Reader(p);
@@ -317,7 +317,7 @@ public final class OtlpJsonParser {
         private void readArray(Message.Builder b, Field f, JsonToken t, int level)
                 throws IOException {
             if (t != JsonToken.START_ARRAY) {
-                throw new InvalidOtlpException("must be a JSON array, got " + OtlpJson.describe(t));
+                throw new InvalidOtlpException("must be a JSON array, got " + JsonTokens.describe(t));
             }
             int i = 0;
             while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
@@ -339,7 +339,7 @@ public final class OtlpJsonParser {
                 case MESSAGE:
                     if (t != JsonToken.START_OBJECT) {
                         throw new InvalidOtlpException(
-                                "must be a JSON object, got " + OtlpJson.describe(t));
+                                "must be a JSON object, got " + JsonTokens.describe(t));
                     }
                     Message.Builder child = f.childDefault.newBuilderForType();
                     mergeObject(child, f.child(), level + 1);

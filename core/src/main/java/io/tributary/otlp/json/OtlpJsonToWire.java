@@ -1195,7 +1195,7 @@ public final class OtlpJsonToWire {
 
         /**
          * Whether {@code k} lies at {@code off} in {@code b}: field names are a few ASCII bytes, which a
-         * plain loop compares faster than {@link Arrays#equals}'s range checks and vectorized stub.
+         * plain loop compares faster than {@link Arrays#equals}'s range checks and vectorized intrinsic.
          */
         private static boolean sameName(byte[] k, byte[] b, int off) {
             for (int i = 0; i < k.length; i++) {
