@@ -3,6 +3,7 @@ package io.tributary.encoding;
 import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.OtlpDecoder;
@@ -28,7 +29,7 @@ public final class OtlpEncoding implements RecordEncoding {
 
     @Override
     public Set<Signal> signals() {
-        return EnumSet.of(Signal.TRACES, Signal.LOGS, Signal.METRICS);
+        return EnumSet.allOf(Signal.class);
     }
 
     @Override
@@ -60,8 +61,10 @@ public final class OtlpEncoding implements RecordEncoding {
                 return ExportTraceServiceRequest.getDefaultInstance();
             case LOGS:
                 return ExportLogsServiceRequest.getDefaultInstance();
-            default:
+            case METRICS:
                 return ExportMetricsServiceRequest.getDefaultInstance();
+            default:
+                return ExportProfilesServiceRequest.getDefaultInstance();
         }
     }
 

@@ -12,7 +12,12 @@ import java.util.Set;
 public enum Signal {
     TRACES,
     LOGS,
-    METRICS;
+    METRICS,
+    /**
+     * OTLP profiles ({@code opentelemetry.proto.profiles.v1development}, still in development):
+     * off unless {@code signals} names it.
+     */
+    PROFILES;
 
     /** The name users write ({@code signals = traces,logs,metrics}) and operator uids use. */
     public String id() {
@@ -34,12 +39,12 @@ public enum Signal {
                 }
             }
             if (found == null) {
-                throw new IllegalArgumentException("unknown signal '" + part.trim() + "' (traces, logs, metrics)");
+                throw new IllegalArgumentException("unknown signal '" + part.trim() + "' (traces, logs, metrics, profiles)");
             }
             out.add(found);
         }
         if (out.isEmpty()) {
-            throw new IllegalArgumentException("name at least one of traces, logs, metrics");
+            throw new IllegalArgumentException("name at least one of traces, logs, metrics, profiles");
         }
         return out;
     }

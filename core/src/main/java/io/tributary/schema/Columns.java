@@ -116,6 +116,41 @@ public final class Columns {
         }));
     }
 
+    /** {@code Int64}. */
+    public static <R> Column<R> int64(String name, String codec, ToLongFunction<R> value) {
+        return plain(name, "Int64", "Int64", codec, t -> nullable(t, w -> w.is("Int64")
+                ? (r, out) -> out.writeInt64(value.applyAsLong(r)) : null));
+    }
+
+    /**
+     * A column of {@code type} whose value the row writes itself in RowBinary, such as {@code
+     * Array(LowCardinality(String))} or {@code Map(LowCardinality(String), String)}: it takes a
+     * table's column whose type has the same bytes on the wire ({@code LowCardinality} or not, at
+     * any depth; {@code Nullable} around the whole).
+     */
+    public static <R> Column<R> written(String name, String type, String codec, ColumnWriter<R> value) {
+        String wire = wireForm(ChType.parse(type));
+        return plain(name, type, type, codec, t -> nullable(t, w -> wireForm(w).equals(wire) ? value : null));
+    }
+
+    /** The type without {@code LowCardinality} at any depth. */
+    private static String wireForm(ChType t) {
+        if (t.isLiteral()) {
+            return t.name();
+        }
+        if (t.is("LowCardinality") && t.args().size() == 1) {
+            return wireForm(t.arg(0));
+        }
+        if (t.args().isEmpty()) {
+            return t.name();
+        }
+        StringBuilder sb = new StringBuilder(t.name()).append('(');
+        for (int i = 0; i < t.args().size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(wireForm(t.arg(i)));
+        }
+        return sb.append(')').toString();
+    }
+
     /** {@code Array(Float64)}. */
     public static <R> Column<R> float64Array(String name, String codec, Function<R, List<Double>> value) {
         return plain(name, "Array(Float64)", "Array(Float64)", codec, t -> nullable(t, w -> {

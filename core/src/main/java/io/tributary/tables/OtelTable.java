@@ -5,6 +5,7 @@ import io.tributary.schema.SchemaFlavor;
 import io.tributary.schema.TableSchema;
 import io.tributary.tables.logs.LogsSchema;
 import io.tributary.tables.metrics.MetricsSchema;
+import io.tributary.tables.profiles.ProfilesSchema;
 import io.tributary.tables.traces.TracesSchema;
 
 /**
@@ -19,7 +20,8 @@ public enum OtelTable {
     METRICS_SUM(Signal.METRICS),
     METRICS_HISTOGRAM(Signal.METRICS),
     METRICS_EXPONENTIAL_HISTOGRAM(Signal.METRICS),
-    METRICS_SUMMARY(Signal.METRICS);
+    METRICS_SUMMARY(Signal.METRICS),
+    PROFILES(Signal.PROFILES);
 
     private final Signal signal;
 
@@ -46,8 +48,10 @@ public enum OtelTable {
                 return MetricsSchema.histogram(flavor);
             case METRICS_EXPONENTIAL_HISTOGRAM:
                 return MetricsSchema.exponentialHistogram(flavor);
-            default:
+            case METRICS_SUMMARY:
                 return MetricsSchema.summary(flavor);
+            default:
+                return ProfilesSchema.table(flavor);
         }
     }
 }

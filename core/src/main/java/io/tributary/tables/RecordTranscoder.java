@@ -9,6 +9,7 @@ import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
 import io.tributary.tables.logs.LogsReader;
 import io.tributary.tables.metrics.MetricsReader;
+import io.tributary.tables.profiles.ProfilesReader;
 import io.tributary.tables.traces.TracesReader;
 
 /**
@@ -55,8 +56,11 @@ public interface RecordTranscoder {
             case LOGS:
                 reader = new LogsReader(layouts.logs())::transcode;
                 break;
-            default:
+            case METRICS:
                 reader = new MetricsReader(layouts)::transcode;
+                break;
+            default:
+                reader = new ProfilesReader(layouts.profiles())::transcode;
                 break;
         }
         if (!headers.isOn()) {

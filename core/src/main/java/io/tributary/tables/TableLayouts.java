@@ -10,6 +10,7 @@ import io.tributary.schema.TableName;
 import io.tributary.schema.TableSchema;
 import io.tributary.tables.logs.LogView;
 import io.tributary.tables.metrics.MetricView;
+import io.tributary.tables.profiles.SampleView;
 import io.tributary.tables.traces.SpanView;
 
 import java.io.IOException;
@@ -120,6 +121,10 @@ public final class TableLayouts {
 
     public TableLayout<LogView> logs() {
         return of(OtelTable.LOGS);
+    }
+
+    public TableLayout<SampleView> profiles() {
+        return of(OtelTable.PROFILES);
     }
 
     /** The layout of one of the metrics tables. */

@@ -234,7 +234,7 @@ public final class WireValues {
     }
 
     /** Walks an AnyValue message (field just read on {@code parent}). */
-    static void skimAnyValue(ProtoReader parent) throws InvalidProtobufException {
+    public static void skimAnyValue(ProtoReader parent) throws InvalidProtobufException {
         ProtoReader r = parent.child();
         while (r.next()) {
             if (r.is(ARRAY, ProtoReader.LEN) || r.is(KVLIST, ProtoReader.LEN)) {

@@ -29,7 +29,7 @@ public final class TributaryOptions {
             new Option.Type<>("an encoding, or comma-separated `topic:encoding` entries", Options::optionalString);
 
     public static final Option<Set<Signal>> SIGNALS =
-            new Option<>("signals", EnumSet.allOf(Signal.class), "Signals to move; a signal whose `kafka.topics.<signal>` is empty is off too", new Option.Type<>("comma-separated", List.of("traces", "logs", "metrics"), Signal::parseList));
+            new Option<>("signals", EnumSet.of(Signal.TRACES, Signal.LOGS, Signal.METRICS), "Signals to move; a signal whose `kafka.topics.<signal>` is empty is off too. `profiles` (OTLP profiles, a signal still in development whose proto changes between releases) is off unless named: `traces,logs,metrics,profiles`", new Option.Type<>("comma-separated", List.of("traces", "logs", "metrics", "profiles"), Signal::parseList));
     public static final Option<String> KAFKA_BOOTSTRAP_SERVERS =
             new Option<>("kafka.bootstrap-servers", "localhost:9092", "Kafka brokers, `host:port[,host:port]`", Options.STRING);
     public static final Option<String> KAFKA_GROUP_ID =
@@ -40,6 +40,8 @@ public final class TributaryOptions {
             new Option<>("kafka.topics.logs", "otlp_logs", "The same as `kafka.topics.traces`, for log records; empty: logs off", TributaryOptions.TOPICS);
     public static final Option<String> KAFKA_TOPICS_METRICS =
             new Option<>("kafka.topics.metrics", "otlp_metrics", "The same as `kafka.topics.traces`, for metric records; empty: metrics off", TributaryOptions.TOPICS);
+    public static final Option<String> KAFKA_TOPICS_PROFILES =
+            new Option<>("kafka.topics.profiles", "otlp_profiles", "The same as `kafka.topics.traces`, for profile records (read only when `signals` names `profiles`); empty: profiles off", TributaryOptions.TOPICS);
     public static final Option<String> KAFKA_ENCODING =
             new Option<>("kafka.encoding", "auto", "How record values are encoded, for every signal whose `kafka.encodings.<signal>` is empty: `otlp_proto` (an `Export*ServiceRequest` or `*Data` protobuf message), `otlp_json` (OTLP/JSON), or `auto`, decided per record: protobuf when the bytes frame as an export request, unless they are also one complete JSON object (a protobuf record carrying any telemetry holds a `0x12` byte, which JSON text cannot, so such a record is never taken for JSON, whatever its first bytes), else JSON when `{` follows JSON whitespace, else protobuf. Any other encoding name is taken too when every signal that runs has it (see `kafka.encodings.traces`)", Options.STRING);
     public static final Option<String> KAFKA_ENCODINGS_TRACES =
@@ -48,6 +50,8 @@ public final class TributaryOptions {
             new Option<>("kafka.encodings.logs", "", "The same as `kafka.encodings.traces`, for log records: `auto`, `otlp_proto`, `otlp_json`, `raw` (the value as a bytes body), `text` (a string body, UTF-8; `text_<charset>` for another charset, such as `text_utf-16` or `text_windows-1252`), `json` (the JSON document as the body)", ENCODINGS);
     public static final Option<String> KAFKA_ENCODINGS_METRICS =
             new Option<>("kafka.encodings.metrics", "", "The same as `kafka.encodings.traces`, for metric records: `auto`, `otlp_proto`, `otlp_json`", ENCODINGS);
+    public static final Option<String> KAFKA_ENCODINGS_PROFILES =
+            new Option<>("kafka.encodings.profiles", "", "The same as `kafka.encodings.traces`, for profile records: `auto`, `otlp_proto`, `otlp_json` (`ExportProfilesServiceRequest` or `ProfilesData` of opentelemetry-proto v1.10/v1.11; a record of another version is a dead letter, see [tables](tables.md#profiles))", ENCODINGS);
     public static final Option<String> KAFKA_HEADER_EXTRACTION_HEADERS =
             new Option<>("kafka.header-extraction.headers", "", "Kafka headers to keep, comma-separated (the collector kafkareceiver's `header_extraction`): each one a record carries becomes the string attribute `kafka.header.<name>` of every resource of the record, for every signal and encoding, replacing an attribute of that name; a header the record lacks adds nothing. Empty: off", new Option.Type<>("comma-separated header names", Options::optionalString));
     public static final Option<StartingOffsets> KAFKA_STARTING_OFFSETS =
@@ -101,6 +105,8 @@ public final class TributaryOptions {
             new Option<>("clickhouse.tables.metrics.exponential_histogram", "otel_metrics_exponential_histogram", "Exponential histogram points table", Options.STRING);
     public static final Option<String> CLICKHOUSE_TABLES_METRICS_SUMMARY =
             new Option<>("clickhouse.tables.metrics.summary", "otel_metrics_summary", "Summary points table", Options.STRING);
+    public static final Option<String> CLICKHOUSE_TABLES_PROFILES =
+            new Option<>("clickhouse.tables.profiles", "otel_profiles", "Profile samples table (ClickHouse 26.2 or newer: its text indexes)", Options.STRING);
     public static final Option<SchemaFlavor> CLICKHOUSE_SCHEMA =
             new Option<>("clickhouse.schema", SchemaFlavor.MAP, "The exporter's table flavour: attributes as `Map` columns, or as `JSON` columns plus `*AttributesKeys` (see docs/tables.md#json-flavour)", Option.Type.oneOf(SchemaFlavor::parse, "map", "json"));
     public static final Option<Boolean> CLICKHOUSE_CREATE_SCHEMA =
@@ -143,8 +149,10 @@ public final class TributaryOptions {
                 return KAFKA_TOPICS_TRACES;
             case LOGS:
                 return KAFKA_TOPICS_LOGS;
-            default:
+            case METRICS:
                 return KAFKA_TOPICS_METRICS;
+            default:
+                return KAFKA_TOPICS_PROFILES;
         }
     }
 
@@ -155,8 +163,10 @@ public final class TributaryOptions {
                 return KAFKA_ENCODINGS_TRACES;
             case LOGS:
                 return KAFKA_ENCODINGS_LOGS;
-            default:
+            case METRICS:
                 return KAFKA_ENCODINGS_METRICS;
+            default:
+                return KAFKA_ENCODINGS_PROFILES;
         }
     }
 
@@ -175,8 +185,10 @@ public final class TributaryOptions {
                 return CLICKHOUSE_TABLES_METRICS_HISTOGRAM;
             case METRICS_EXPONENTIAL_HISTOGRAM:
                 return CLICKHOUSE_TABLES_METRICS_EXPONENTIAL_HISTOGRAM;
-            default:
+            case METRICS_SUMMARY:
                 return CLICKHOUSE_TABLES_METRICS_SUMMARY;
+            default:
+                return CLICKHOUSE_TABLES_PROFILES;
         }
     }
 
@@ -199,10 +211,12 @@ public final class TributaryOptions {
                     KAFKA_TOPICS_TRACES,
                     KAFKA_TOPICS_LOGS,
                     KAFKA_TOPICS_METRICS,
+                    KAFKA_TOPICS_PROFILES,
                     KAFKA_ENCODING,
                     KAFKA_ENCODINGS_TRACES,
                     KAFKA_ENCODINGS_LOGS,
                     KAFKA_ENCODINGS_METRICS,
+                    KAFKA_ENCODINGS_PROFILES,
                     KAFKA_HEADER_EXTRACTION_HEADERS,
                     KAFKA_STARTING_OFFSETS,
                     KAFKA_BOUNDED,
@@ -229,6 +243,7 @@ public final class TributaryOptions {
                     CLICKHOUSE_TABLES_METRICS_HISTOGRAM,
                     CLICKHOUSE_TABLES_METRICS_EXPONENTIAL_HISTOGRAM,
                     CLICKHOUSE_TABLES_METRICS_SUMMARY,
+                    CLICKHOUSE_TABLES_PROFILES,
                     CLICKHOUSE_SCHEMA,
                     CLICKHOUSE_CREATE_SCHEMA,
                     SINK_DELIVERY,

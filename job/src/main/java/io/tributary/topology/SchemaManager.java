@@ -84,12 +84,23 @@ public final class SchemaManager {
             } else {
                 out.add(t.schema(flavor).createTableSql(db, local, placement, ttl, extra));
                 if (distributed) {
-                    out.add(distributedTable(db, name, local, placement, t == OtelTable.LOGS
-                            ? "cityHash64(ServiceName, Timestamp)" : "cityHash64(ServiceName, MetricName, TimeUnix)"));
+                    out.add(distributedTable(db, name, local, placement, shardingKey(t)));
                 }
             }
         }
         return out;
+    }
+
+    /** The sharding key of a Distributed table: the rows' own values (see {@link #statements}). */
+    private static String shardingKey(OtelTable t) {
+        switch (t.signal()) {
+            case LOGS:
+                return "cityHash64(ServiceName, Timestamp)";
+            case PROFILES:
+                return "cityHash64(ServiceName, ProfileId)"; // a profile's samples stay on one shard
+            default:
+                return "cityHash64(ServiceName, MetricName, TimeUnix)";
+        }
     }
 
     private static String distributedTable(String db, String name, String local, Placement placement, String shardingKey) {
