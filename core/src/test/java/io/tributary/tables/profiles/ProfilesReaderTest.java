@@ -1,0 +1,343 @@
+package io.tributary.tables.profiles;
+
+import com.google.protobuf.ByteString;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.profiles.v1development.Function;
+import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
+import io.opentelemetry.proto.profiles.v1development.Line;
+import io.opentelemetry.proto.profiles.v1development.Link;
+import io.opentelemetry.proto.profiles.v1development.Location;
+import io.opentelemetry.proto.profiles.v1development.Mapping;
+import io.opentelemetry.proto.profiles.v1development.Profile;
+import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
+import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
+import io.opentelemetry.proto.profiles.v1development.Sample;
+import io.opentelemetry.proto.profiles.v1development.ScopeProfiles;
+import io.opentelemetry.proto.profiles.v1development.Stack;
+import io.opentelemetry.proto.profiles.v1development.ValueType;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.tributary.otlp.InvalidOtlpException;
+import io.tributary.rowbinary.RowBinaryReader;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
+import io.tributary.tables.TableLayouts;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The contrib exporter's own test vectors ({@code exporter_profiles_test.go}'s {@code
+ * buildTestDictionary} and its integration test's expected row), every column; and the edges its
+ * {@code resolveStack}, {@code resolveLink}, {@code stringAt} and {@code FromAttributeIndices} define.
+ */
+class ProfilesReaderTest {
+
+    private static final long TIME = 1_764_460_800_123_456_789L;
+    private static final long TS = TIME + 5_000_000L;
+
+    /** The exporter test's dictionary. */
+    static ProfilesDictionary.Builder dictionary() {
+        ProfilesDictionary.Builder d = ProfilesDictionary.newBuilder();
+        for (String s : new String[] {"", "cpu", "nanoseconds", "main", "main.go", "foo", "foo.go", "bar", "bar.go",
+                "libc.so", "thread.name", "profile.tag"}) {
+            d.addStringTable(s);
+        }
+        d.addFunctionTable(Function.getDefaultInstance())
+                .addFunctionTable(Function.newBuilder().setNameStrindex(3).setFilenameStrindex(4))
+                .addFunctionTable(Function.newBuilder().setNameStrindex(5).setFilenameStrindex(6))
+                .addFunctionTable(Function.newBuilder().setNameStrindex(7).setFilenameStrindex(8));
+        d.addMappingTable(Mapping.getDefaultInstance()).addMappingTable(Mapping.newBuilder().setFilenameStrindex(9));
+        d.addLocationTable(Location.getDefaultInstance())
+                .addLocationTable(Location.newBuilder().setMappingIndex(1).setAddress(0x1000)
+                        .addLines(Line.newBuilder().setFunctionIndex(2).setLine(42)))
+                .addLocationTable(Location.newBuilder().setMappingIndex(1).setAddress(0x2000)
+                        .addLines(Line.newBuilder().setFunctionIndex(3).setLine(10))
+                        .addLines(Line.newBuilder().setFunctionIndex(1).setLine(99)));
+        d.addStackTable(Stack.getDefaultInstance()).addStackTable(Stack.newBuilder().addLocationIndices(1).addLocationIndices(2));
+        byte[] trace = new byte[16];
+        for (int i = 0; i < 16; i++) {
+            trace[i] = (byte) (i + 1);
+        }
+        d.addLinkTable(Link.getDefaultInstance()).addLinkTable(Link.newBuilder().setTraceId(ByteString.copyFrom(trace))
+                .setSpanId(ByteString.copyFrom(new byte[] {1, 2, 3, 4, 5, 6, 7, 8})));
+        d.addAttributeTable(KeyValueAndUnit.getDefaultInstance())
+                .addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(10).setValue(str("worker-1")))
+                .addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(11).setValue(str("prod")));
+        return d;
+    }
+
+    static AnyValue str(String s) {
+        return AnyValue.newBuilder().setStringValue(s).build();
+    }
+
+    static KeyValue kv(String k, String v) {
+        return KeyValue.newBuilder().setKey(k).setValue(str(v)).build();
+    }
+
+    static Profile.Builder profile() {
+        byte[] id = new byte[16];
+        id[0] = 0x42;
+        return Profile.newBuilder().setSampleType(ValueType.newBuilder().setTypeStrindex(1).setUnitStrindex(2))
+                .setPeriodType(ValueType.newBuilder().setTypeStrindex(1).setUnitStrindex(2)).setPeriod(10_000_000)
+                .setDurationNano(60_000_000_000L).setTimeUnixNano(TIME).setProfileId(ByteString.copyFrom(id))
+                .addAttributeIndices(2);
+    }
+
+    static ExportProfilesServiceRequest request(ProfilesDictionary.Builder dict, Profile.Builder... profiles) {
+        ScopeProfiles.Builder scope = ScopeProfiles.newBuilder().setScope(
+                InstrumentationScope.newBuilder().setName("io.opentelemetry.contrib.clickhouse").setVersion("1.0.0"));
+        for (Profile.Builder p : profiles) {
+            scope.addProfiles(p);
+        }
+        return ExportProfilesServiceRequest.newBuilder().setDictionary(dict)
+                .addResourceProfiles(ResourceProfiles.newBuilder()
+                        .setResource(Resource.newBuilder().addAttributes(kv("service.name", "test-service"))
+                                .addAttributes(kv("k8s.pod.name", "pod-1")).addAttributes(kv("k8s.namespace.name", "prod")))
+                        .addScopeProfiles(scope))
+                .build();
+    }
+
+    /** One row as the columns hold it. */
+    record Row(long timestamp, String profileId, String sampleType, String sampleUnit, String serviceName,
+               Map<String, String> resourceAttributes, String scopeName, String scopeVersion,
+               Map<String, String> profileAttributes, Map<String, String> sampleAttributes, long stackHash,
+               List<Long> addresses, List<String> functionNames, List<String> fileNames, List<Integer> lineNumbers,
+               List<String> mappingFileNames, List<Long> values, List<Long> timestamps, long durationNano, long period,
+               String periodType, String periodUnit, String traceId, String spanId) {}
+
+    static List<Row> rows(ExportProfilesServiceRequest req) throws Exception {
+        return rows(req.toByteArray());
+    }
+
+    static List<Row> rows(byte[] record) throws Exception {
+        TableLayouts layouts = TableLayouts.canonical(SchemaFlavor.MAP);
+        RecordRows rows = new RecordRows(layouts);
+        new ProfilesReader(layouts.profiles()).transcode(record, rows);
+        byte[] b = rows.writer(OtelTable.PROFILES).toByteArray();
+        RowBinaryReader in = new RowBinaryReader(b, 0, b.length);
+        List<Row> out = new ArrayList<>();
+        while (in.hasMore()) {
+            out.add(new Row(in.readDateTime64(), in.readString(), in.readString(), in.readString(), in.readString(),
+                    map(in), in.readString(), in.readString(), map(in), map(in), in.readUInt64(), longs(in),
+                    strings(in), strings(in), ints(in), strings(in), longs(in), longs(in), in.readUInt64(),
+                    in.readInt64(), in.readString(), in.readString(), in.readString(), in.readString()));
+        }
+        assertThat(out).hasSize(rows.rows(OtelTable.PROFILES));
+        return out;
+    }
+
+    private static Map<String, String> map(RowBinaryReader in) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (long n = in.readVarUInt(); n > 0; n--) {
+            m.put(in.readString(), in.readString());
+        }
+        return m;
+    }
+
+    private static List<Long> longs(RowBinaryReader in) {
+        List<Long> l = new ArrayList<>();
+        for (long n = in.readVarUInt(); n > 0; n--) {
+            l.add(in.readInt64());
+        }
+        return l;
+    }
+
+    private static List<Integer> ints(RowBinaryReader in) {
+        List<Integer> l = new ArrayList<>();
+        for (long n = in.readVarUInt(); n > 0; n--) {
+            l.add(in.readInt32());
+        }
+        return l;
+    }
+
+    private static List<String> strings(RowBinaryReader in) {
+        List<String> l = new ArrayList<>();
+        for (long n = in.readVarUInt(); n > 0; n--) {
+            l.add(in.readString());
+        }
+        return l;
+    }
+
+    @Test
+    void theExportersTestSampleGivesItsRowInEveryColumn() throws Exception {
+        Profile.Builder p = profile().addSamples(Sample.newBuilder().setStackIndex(1).setLinkIndex(1).addAttributeIndices(1)
+                .addValues(1_500_000).addTimestampsUnixNano(TS));
+        List<Row> rows = rows(request(dictionary(), p));
+        assertThat(rows).containsExactly(new Row(TIME, "42000000000000000000000000000000", "cpu", "nanoseconds",
+                "test-service", ordered("k8s.namespace.name", "prod", "k8s.pod.name", "pod-1", "service.name", "test-service"),
+                "io.opentelemetry.contrib.clickhouse", "1.0.0", ordered("profile.tag", "prod"),
+                ordered("thread.name", "worker-1"),
+                0xA3BB8F435FB4D320L, // XXH64("foo\0foo.go\0bar\0bar.go\0main\0main.go\0")
+                List.of(0x1000L, 0x2000L, 0x2000L), List.of("foo", "bar", "main"), List.of("foo.go", "bar.go", "main.go"),
+                List.of(42, 10, 99), List.of("libc.so", "libc.so", "libc.so"), List.of(1_500_000L), List.of(TS),
+                60_000_000_000L, 10_000_000L, "cpu", "nanoseconds", "0102030405060708090a0b0c0d0e0f10", "0102030405060708"));
+    }
+
+    private static Map<String, String> ordered(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    @Test
+    void stacksAndLinksOutsideTheirTablesAreEmptyAsResolveStackAndResolveLinkGiveThem() throws Exception {
+        Profile.Builder p = profile()
+                .addSamples(Sample.newBuilder().setStackIndex(999).setLinkIndex(999).addValues(1)) // out of range
+                .addSamples(Sample.newBuilder().setStackIndex(-1).setLinkIndex(-1).addValues(2))
+                .addSamples(Sample.newBuilder().setStackIndex(0).setLinkIndex(0).addValues(3)); // the empty stack
+        List<Row> rows = rows(request(dictionary(), p));
+        assertThat(rows).extracting(Row::stackHash).containsExactly(0L, 0L, 0xEF46DB3751D8E999L); // XXH64("")
+        for (Row r : rows) {
+            assertThat(r.functionNames()).isEmpty();
+            assertThat(r.addresses()).isEmpty();
+            assertThat(r.traceId()).isEmpty();
+            assertThat(r.spanId()).isEmpty();
+        }
+    }
+
+    @Test
+    void aLocationWithoutLinesIsOneFrameOfEmptyNamesAndIndexesOutsideTheirTablesReadEmpty() throws Exception {
+        ProfilesDictionary.Builder d = dictionary();
+        d.addLocationTable(Location.newBuilder().setMappingIndex(1).setAddress(0x3000)) // 3: no lines
+                .addLocationTable(Location.newBuilder().setMappingIndex(77).setAddress(0x4000) // 4: mapping outside
+                        .addLines(Line.newBuilder().setFunctionIndex(55).setLine(7)))       // function outside
+                .addLocationTable(Location.newBuilder().setMappingIndex(-3).setAddress(0x5000)
+                        .addLines(Line.newBuilder().setFunctionIndex(-2).setLine(1L << 33 | 5))); // int32(line)
+        d.addStackTable(Stack.newBuilder().addLocationIndices(3).addLocationIndices(50).addLocationIndices(-1)
+                .addLocationIndices(4).addLocationIndices(5));
+        d.addFunctionTable(Function.newBuilder().setNameStrindex(500).setFilenameStrindex(-7)); // 4: strings outside
+        d.addStackTable(Stack.newBuilder().addLocationIndices(6)); // outside: skipped
+        d.addLocationTable(Location.newBuilder().addLines(Line.newBuilder().setFunctionIndex(4).setLine(3))); // 6
+        Profile.Builder p = profile().addSamples(Sample.newBuilder().setStackIndex(2).addValues(1))
+                .addSamples(Sample.newBuilder().setStackIndex(3).addValues(1));
+        List<Row> rows = rows(request(d, p));
+        Row r = rows.get(0);
+        assertThat(r.addresses()).containsExactly(0x3000L, 0x4000L, 0x5000L);
+        assertThat(r.functionNames()).containsExactly("", "", "");
+        assertThat(r.fileNames()).containsExactly("", "", "");
+        assertThat(r.lineNumbers()).containsExactly(0, 7, 5);
+        assertThat(r.mappingFileNames()).containsExactly("libc.so", "", "");
+        assertThat(r.stackHash()).isEqualTo(xxh64("\0\0\0\0\0\0"));
+        Row s = rows.get(1);
+        assertThat(s.functionNames()).containsExactly("");
+        assertThat(s.lineNumbers()).containsExactly(3);
+        assertThat(s.stackHash()).isEqualTo(xxh64("\0\0"));
+    }
+
+    private static long xxh64(String s) {
+        Xxh64 h = new Xxh64();
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        h.update(b, 0, b.length);
+        return h.digest();
+    }
+
+    @Test
+    void xxh64MatchesThePublishedValuesWhetherFedAtOnceOrByteByByte() {
+        assertThat(xxh64("")).isEqualTo(0xEF46DB3751D8E999L);
+        assertThat(xxh64("a")).isEqualTo(0xD24EC4F1A98C6E5BL);
+        assertThat(xxh64("abc")).isEqualTo(0x44BC2CF5AD770999L);
+        assertThat(xxh64("\0\0")).isEqualTo(0x9AABA41FFA2DA101L);
+        String longer = "Nobody inspects the spammish repetition, and the quick brown fox jumps over the lazy dog 0123456789";
+        Xxh64 bytes = new Xxh64();
+        byte[] b = longer.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < b.length; i++) {
+            bytes.update(b[i]);
+        }
+        Xxh64 chunks = new Xxh64();
+        for (int i = 0; i < b.length; i += 13) {
+            chunks.update(b, i, Math.min(13, b.length - i));
+        }
+        assertThat(bytes.digest()).isEqualTo(xxh64(longer)).isEqualTo(chunks.digest());
+    }
+
+    @Test
+    void attributesResolveThroughTheTableTheLastValueOfAKeyWinningSortedByKeyAsStrings() throws Exception {
+        ProfilesDictionary.Builder d = dictionary();
+        d.addStringTable("a.count"); // 12
+        d.addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(12).setValue(AnyValue.newBuilder().setIntValue(7))
+                .setUnitStrindex(2)) // 3
+                .addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(10).setValue(str("worker-2"))) // 4
+                .addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(11)
+                        .setValue(AnyValue.newBuilder().setDoubleValue(1e21))); // 5
+        Profile.Builder p = profile().clearAttributeIndices().addAttributeIndices(5).addAttributeIndices(0)
+                .addSamples(Sample.newBuilder().addAttributeIndices(1).addAttributeIndices(3).addAttributeIndices(4)
+                        .addValues(1));
+        Row r = rows(request(d, p)).get(0);
+        assertThat(r.sampleAttributes()).containsExactly(Map.entry("a.count", "7"), Map.entry("thread.name", "worker-2"));
+        assertThat(r.profileAttributes()).containsExactly(Map.entry("", ""), Map.entry("profile.tag", "1e+21"));
+    }
+
+    @Test
+    void anAttributeOrKeyIndexOutsideItsTableRefusesTheRecordAsFromAttributeIndicesFailsTheBatch() {
+        assertThatThrownBy(() -> rows(request(dictionary(), profile().addSamples(Sample.newBuilder().addAttributeIndices(3)
+                .addValues(1))))).isInstanceOf(InvalidOtlpException.class).hasMessage("attribute index 3 out of bounds [0, 3)");
+        ProfilesDictionary.Builder d = dictionary();
+        d.addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(40).setValue(str("x")));
+        assertThatThrownBy(() -> rows(request(d, profile().clearAttributeIndices().addAttributeIndices(3))))
+                .isInstanceOf(InvalidOtlpException.class).hasMessage("key string index 40 out of bounds [0, 12)");
+    }
+
+    @Test
+    void aProfileWithoutSamplesWritesNoRowAndSeveralValuesStayInOneRow() throws Exception {
+        assertThat(rows(request(dictionary(), profile()))).isEmpty();
+        Row r = rows(request(dictionary(), profile().addSamples(Sample.newBuilder().setStackIndex(1).addValues(3)
+                .addValues(-4).addValues(Long.MIN_VALUE).addTimestampsUnixNano(1).addTimestampsUnixNano(-1)))).get(0);
+        assertThat(r.values()).containsExactly(3L, -4L, Long.MIN_VALUE);
+        assertThat(r.timestamps()).containsExactly(1L, -1L);
+    }
+
+    @Test
+    void aV190SampleIsRefusedNamingTheVersionNeverReadAsAWrongRow() {
+        // v1.9.0: values in 2 (packed), attribute_indices in 3 (packed), link_index in 4
+        byte[] v19Sample = {0x08, 0x01, 0x12, 0x02, 0x05, 0x06, 0x1A, 0x01, 0x01, 0x20, 0x01};
+        assertThatThrownBy(() -> rows(withSample(v19Sample))).isInstanceOf(InvalidOtlpException.class)
+                .hasMessageContaining("another proto version").hasMessageContaining("v1.9.0 Sample")
+                .hasMessageContaining(ProfilesVersion.READS);
+        // values only, the commonest v1.9 shape: field 2 without values (4) or timestamps (5)
+        byte[] valuesOnly = {0x08, 0x01, 0x12, 0x01, 0x05};
+        assertThatThrownBy(() -> rows(withSample(valuesOnly))).isInstanceOf(InvalidOtlpException.class)
+                .hasMessageContaining("v1.9.0 Sample");
+        // a v1.8 Profile field (attribute_indices moved to 12)
+        Profile v18 = profile().build();
+        byte[] p = v18.toByteArray();
+        byte[] withField12 = java.util.Arrays.copyOf(p, p.length + 3);
+        withField12[p.length] = 0x62; // field 12, LEN
+        withField12[p.length + 1] = 0x01;
+        withField12[p.length + 2] = 0x02;
+        assertThatThrownBy(() -> rows(requestWithProfileBytes(withField12))).isInstanceOf(InvalidOtlpException.class)
+                .hasMessageContaining("Profile field 12").hasMessageContaining("v1.8.0 or older");
+    }
+
+    private static byte[] withSample(byte[] sample) {
+        byte[] p = profile().clearAttributeIndices().build().toByteArray();
+        byte[] withSample = new byte[p.length + 2 + sample.length];
+        System.arraycopy(p, 0, withSample, 0, p.length);
+        withSample[p.length] = 0x12; // Profile.samples
+        withSample[p.length + 1] = (byte) sample.length;
+        System.arraycopy(sample, 0, withSample, p.length + 2, sample.length);
+        return requestWithProfileBytes(withSample);
+    }
+
+    private static byte[] requestWithProfileBytes(byte[] profile) {
+        try {
+            Profile parsed = Profile.parseFrom(profile); // unknown fields kept: written back as they were
+            return request(dictionary(), parsed.toBuilder()).toByteArray();
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
