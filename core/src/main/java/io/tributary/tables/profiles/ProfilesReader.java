@@ -237,7 +237,8 @@ public final class ProfilesReader {
                     }
                     break;
                 case 4:
-                    if (Packed.int64s(r, v.sampleValues)) {
+                    // packed only: every proto3 writer packs them, and an unpacked one is v1.9's link_index
+                    if (r.wireType() == ProtoReader.LEN && Packed.int64s(r, v.sampleValues)) {
                         continue;
                     }
                     break;

@@ -57,7 +57,8 @@ public final class SampleView {
     final Packed.LongList sampleValues = new Packed.LongList();
     final Packed.LongList timestamps = new Packed.LongList();
     // the resolved stack: frames, and the stack they are of (samples of one profile often share it)
-    private int framesOf = Integer.MIN_VALUE;
+    private int framesOf;
+    private boolean framesValid;
     private int frames;
     private long[] frameAddress = new long[32];
     private int[] frameFunction = new int[32];
@@ -81,7 +82,7 @@ public final class SampleView {
     void setBuffer(byte[] buf) {
         this.buf = buf;
         valueParent.reset(buf, 0, 0);
-        framesOf = Integer.MIN_VALUE;
+        framesValid = false;
     }
 
     /** The resource's {@code service.name}, rendered once per resource. */
@@ -117,9 +118,10 @@ public final class SampleView {
     void sampleRead() throws InvalidProtobufException {
         sampleAttributes.reset();
         renderAttributes(sampleAttributeIndices, sampleAttributes);
-        if (stackIndex != framesOf) {
+        if (!framesValid || stackIndex != framesOf) {
             resolveStack(stackIndex);
             framesOf = stackIndex;
+            framesValid = true;
         }
     }
 

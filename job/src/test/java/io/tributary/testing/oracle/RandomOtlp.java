@@ -6,6 +6,19 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.tributary.otlp.profiles.ExportProfilesServiceRequest;
+import io.tributary.otlp.profiles.Function;
+import io.tributary.otlp.profiles.KeyValueAndUnit;
+import io.tributary.otlp.profiles.Line;
+import io.tributary.otlp.profiles.Location;
+import io.tributary.otlp.profiles.Mapping;
+import io.tributary.otlp.profiles.Profile;
+import io.tributary.otlp.profiles.ProfilesDictionary;
+import io.tributary.otlp.profiles.ResourceProfiles;
+import io.tributary.otlp.profiles.Sample;
+import io.tributary.otlp.profiles.ScopeProfiles;
+import io.tributary.otlp.profiles.Stack;
+import io.tributary.otlp.profiles.ValueType;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -209,6 +222,143 @@ public final class RandomOtlp {
         return new RandomMetrics(this, random).request();
     }
 
+    /**
+     * A profiles request with every dictionary feature: strings (invalid UTF-8 among them),
+     * functions, mappings, locations with no, one or several lines (inline frames), stacks, links,
+     * attributes of every value type; indexes inside their tables mostly, and 0, negative or past
+     * the end now and then (stack, link, location, mapping, function and string indexes read as
+     * empty there; an attribute index past its table refuses the record, as in the exporter).
+     */
+    public ExportProfilesServiceRequest profiles() {
+        ExportProfilesServiceRequest.Builder req = ExportProfilesServiceRequest.newBuilder();
+        ProfilesDictionary.Builder d = ProfilesDictionary.newBuilder();
+        int strings = 1 + random.nextInt(12);
+        d.addStringTable("");
+        for (int i = 1; i < strings; i++) {
+            d.addStringTable(random.nextInt(6) == 0 ? string() : "fn_" + random.nextInt(50) + (random.nextBoolean() ? ".go" : ""));
+        }
+        int functions = random.nextInt(6);
+        for (int i = 0; i < functions; i++) {
+            d.addFunctionTable(Function.newBuilder().setNameStrindex(index(strings)).setSystemNameStrindex(index(strings))
+                    .setFilenameStrindex(index(strings)).setStartLine(random.nextInt(100)));
+        }
+        int mappings = random.nextInt(4);
+        for (int i = 0; i < mappings; i++) {
+            d.addMappingTable(Mapping.newBuilder().setMemoryStart(random.nextLong()).setMemoryLimit(random.nextInt(1 << 20))
+                    .setFileOffset(random.nextInt(4096)).setFilenameStrindex(index(strings)).addAttributeIndices(random.nextInt(3)));
+        }
+        int locations = random.nextInt(7);
+        for (int i = 0; i < locations; i++) {
+            Location.Builder l = Location.newBuilder().setMappingIndex(index(mappings)).setAddress(random.nextLong() >>> random.nextInt(64));
+            for (int n = random.nextInt(4); n > 0; n--) {
+                l.addLines(Line.newBuilder().setFunctionIndex(index(functions)).setLine(random.nextInt(5) == 0 ? random.nextLong() : random.nextInt(2000))
+                        .setColumn(random.nextInt(80)));
+            }
+            d.addLocationTable(l);
+        }
+        int stacks = random.nextInt(5);
+        for (int i = 0; i < stacks; i++) {
+            Stack.Builder s = Stack.newBuilder();
+            for (int n = random.nextInt(8); n > 0; n--) {
+                s.addLocationIndices(index(locations));
+            }
+            d.addStackTable(s);
+        }
+        int links = random.nextInt(4);
+        for (int i = 0; i < links; i++) {
+            d.addLinkTable(io.tributary.otlp.profiles.Link.newBuilder().setTraceId(id(16)).setSpanId(id(8)));
+        }
+        int attrs = random.nextInt(6);
+        for (int i = 0; i < attrs; i++) {
+            KeyValueAndUnit.Builder kv = KeyValueAndUnit.newBuilder().setKeyStrindex(random.nextInt(strings)).setUnitStrindex(index(strings));
+            if (random.nextInt(5) > 0) {
+                kv.setValue(value(0));
+            }
+            d.addAttributeTable(kv);
+        }
+        if (random.nextInt(8) > 0) {
+            req.setDictionary(d);
+        }
+        for (int r = random.nextInt(3) + 1; r > 0; r--) {
+            ResourceProfiles.Builder rp = ResourceProfiles.newBuilder();
+            if (random.nextInt(5) > 0) {
+                Resource.Builder res = Resource.newBuilder().addAllAttributes(attributes(6));
+                if (random.nextBoolean()) {
+                    res.addAttributes(KeyValue.newBuilder().setKey("service.name").setValue(value(0)));
+                }
+                rp.setResource(res);
+            }
+            rp.setSchemaUrl(random.nextBoolean() ? "" : string());
+            for (int s = random.nextInt(3); s >= 0; s--) {
+                ScopeProfiles.Builder sp = ScopeProfiles.newBuilder();
+                if (random.nextInt(4) > 0) {
+                    sp.setScope(InstrumentationScope.newBuilder().setName(string()).setVersion(string()).addAllAttributes(attributes(2)));
+                }
+                for (int n = random.nextInt(3); n > 0; n--) {
+                    sp.addProfiles(profile(strings, stacks, links, attrs));
+                }
+                rp.addScopeProfiles(sp);
+            }
+            req.addResourceProfiles(rp);
+        }
+        return req.build();
+    }
+
+    /** An index into a table of {@code size} entries: inside mostly, now and then 0, negative or past the end. */
+    private int index(int size) {
+        switch (random.nextInt(12)) {
+            case 0:
+                return -1 - random.nextInt(3);
+            case 1:
+                return size + random.nextInt(3);
+            case 2:
+                return random.nextInt(20) == 0 ? Integer.MIN_VALUE : 0;
+            default:
+                return size == 0 ? 0 : random.nextInt(size);
+        }
+    }
+
+    /** Attribute indexes: inside their table, but one list in 150 has one past it. */
+    private void attributeIndices(int attrs, java.util.function.IntConsumer add) {
+        if (random.nextInt(150) == 0) {
+            add.accept(attrs + random.nextInt(2));
+        }
+        for (int n = attrs == 0 ? 0 : random.nextInt(4); n > 0; n--) {
+            add.accept(random.nextInt(attrs));
+        }
+    }
+
+    private Profile profile(int strings, int stacks, int links, int attrs) {
+        Profile.Builder p = Profile.newBuilder()
+                .setSampleType(ValueType.newBuilder().setTypeStrindex(index(strings)).setUnitStrindex(index(strings)))
+                .setTimeUnixNano(time()).setDurationNano(random.nextInt(3) == 0 ? random.nextLong() : random.nextInt(60_000))
+                .setPeriod(random.nextInt(4) == 0 ? -random.nextInt(100) : 10_000_000L).setProfileId(id(16))
+                .setDroppedAttributesCount(random.nextInt(2))
+                .setOriginalPayloadFormat(random.nextInt(4) == 0 ? "pprof" : "");
+        if (random.nextBoolean()) {
+            p.setPeriodType(ValueType.newBuilder().setTypeStrindex(index(strings)).setUnitStrindex(index(strings)));
+        }
+        if (random.nextInt(6) == 0) {
+            p.setOriginalPayload(ByteString.copyFrom(new byte[] {1, 2, 3}));
+        }
+        attributeIndices(attrs, p::addAttributeIndices);
+        for (int n = random.nextInt(5); n > 0; n--) {
+            Sample.Builder s = Sample.newBuilder().setStackIndex(index(stacks)).setLinkIndex(index(links));
+            attributeIndices(attrs, s::addAttributeIndices);
+            for (int v = random.nextInt(3); v > 0; v--) {
+                s.addValues(random.nextInt(5) == 0 ? random.nextLong() : random.nextInt(1_000_000));
+            }
+            for (int t = random.nextInt(3); t > 0; t--) {
+                s.addTimestampsUnixNano(time());
+            }
+            if (s.getValuesCount() == 0 && s.getTimestampsUnixNanoCount() == 0 && random.nextInt(10) > 0) {
+                s.addValues(1); // a sample must have one or the other (else its attribute indexes read as v1.9 values)
+            }
+            p.addSamples(s);
+        }
+        return p.build();
+    }
+
     LogRecord logRecord() {
         LogRecord.Builder l = LogRecord.newBuilder()
                 .setTimeUnixNano(random.nextInt(4) == 0 ? 0 : time())
@@ -289,7 +439,9 @@ public final class RandomOtlp {
                 });
             }
         }
-        for (int u = random.nextInt(3); u > 0; u--) {
+        // the profiles messages refuse fields of other versions (ProfilesVersion): seldom there
+        boolean strict = m.getDescriptorForType().getFullName().contains(".profiles.");
+        for (int u = strict && random.nextInt(20) > 0 ? 0 : random.nextInt(3); u > 0; u--) {
             parts.add(() -> unknown(out, failures));
         }
         // fields of any order, but repeated fields keep theirs (and decoys stay before their value)
