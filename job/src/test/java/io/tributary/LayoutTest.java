@@ -130,4 +130,16 @@ class LayoutTest {
                 .should().dependOnClassesThat().resideInAnyPackage("org.apache.flink..", "org.apache.kafka..")
                 .check(classes);
     }
+
+    @Test
+    void profilesAreReadInTheVersionTheJobReadsNeverInTheJarsV190Classes() {
+        // opentelemetry-proto 1.9.0-alpha's profiles classes number Sample's fields as v1.9 did: they
+        // would read today's records without an error and wrong; io.tributary.otlp.profiles has v1.10's
+        JavaClasses withTests = new ClassFileImporter()
+                .withImportOption(location -> !location.contains("/io/tributary/services/"))
+                .importPackages("io.tributary");
+        noClasses().should().dependOnClassesThat().resideInAnyPackage(
+                        "io.opentelemetry.proto.profiles..", "io.opentelemetry.proto.collector.profiles..")
+                .check(withTests);
+    }
 }

@@ -56,7 +56,7 @@ public final class ProfilesReader {
                 r0.readBytes();
                 v.dict.read(r0.child());
             } else {
-                throw ProfilesVersion.unknownField("ProfilesData", r0);
+                r0.skip(); // the envelope is the same in every version (and OTLP/JSON's reader pads here)
             }
         }
         int n = 0;

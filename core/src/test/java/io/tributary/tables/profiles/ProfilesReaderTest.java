@@ -1,30 +1,22 @@
 package io.tributary.tables.profiles;
 
-import com.google.protobuf.ByteString;
 import io.tributary.otlp.profiles.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.InstrumentationScope;
-import io.opentelemetry.proto.common.v1.KeyValue;
-import io.tributary.otlp.profiles.Function;
 import io.tributary.otlp.profiles.KeyValueAndUnit;
+import io.tributary.otlp.profiles.Function;
 import io.tributary.otlp.profiles.Line;
-import io.tributary.otlp.profiles.Link;
 import io.tributary.otlp.profiles.Location;
-import io.tributary.otlp.profiles.Mapping;
 import io.tributary.otlp.profiles.Profile;
 import io.tributary.otlp.profiles.ProfilesDictionary;
-import io.tributary.otlp.profiles.ResourceProfiles;
 import io.tributary.otlp.profiles.Sample;
-import io.tributary.otlp.profiles.ScopeProfiles;
 import io.tributary.otlp.profiles.Stack;
-import io.tributary.otlp.profiles.ValueType;
-import io.opentelemetry.proto.resource.v1.Resource;
 import io.tributary.otlp.InvalidOtlpException;
 import io.tributary.rowbinary.RowBinaryReader;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
 import io.tributary.tables.RecordRows;
 import io.tributary.tables.TableLayouts;
+import io.tributary.testing.ProfilesFixtures;
 
 import org.junit.jupiter.api.Test;
 
@@ -44,69 +36,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class ProfilesReaderTest {
 
-    private static final long TIME = 1_764_460_800_123_456_789L;
-    private static final long TS = TIME + 5_000_000L;
+    private static final long TIME = ProfilesFixtures.TIME;
+    private static final long TS = ProfilesFixtures.SAMPLE_TIME;
 
-    /** The exporter test's dictionary. */
-    static ProfilesDictionary.Builder dictionary() {
-        ProfilesDictionary.Builder d = ProfilesDictionary.newBuilder();
-        for (String s : new String[] {"", "cpu", "nanoseconds", "main", "main.go", "foo", "foo.go", "bar", "bar.go",
-                "libc.so", "thread.name", "profile.tag"}) {
-            d.addStringTable(s);
-        }
-        d.addFunctionTable(Function.getDefaultInstance())
-                .addFunctionTable(Function.newBuilder().setNameStrindex(3).setFilenameStrindex(4))
-                .addFunctionTable(Function.newBuilder().setNameStrindex(5).setFilenameStrindex(6))
-                .addFunctionTable(Function.newBuilder().setNameStrindex(7).setFilenameStrindex(8));
-        d.addMappingTable(Mapping.getDefaultInstance()).addMappingTable(Mapping.newBuilder().setFilenameStrindex(9));
-        d.addLocationTable(Location.getDefaultInstance())
-                .addLocationTable(Location.newBuilder().setMappingIndex(1).setAddress(0x1000)
-                        .addLines(Line.newBuilder().setFunctionIndex(2).setLine(42)))
-                .addLocationTable(Location.newBuilder().setMappingIndex(1).setAddress(0x2000)
-                        .addLines(Line.newBuilder().setFunctionIndex(3).setLine(10))
-                        .addLines(Line.newBuilder().setFunctionIndex(1).setLine(99)));
-        d.addStackTable(Stack.getDefaultInstance()).addStackTable(Stack.newBuilder().addLocationIndices(1).addLocationIndices(2));
-        byte[] trace = new byte[16];
-        for (int i = 0; i < 16; i++) {
-            trace[i] = (byte) (i + 1);
-        }
-        d.addLinkTable(Link.getDefaultInstance()).addLinkTable(Link.newBuilder().setTraceId(ByteString.copyFrom(trace))
-                .setSpanId(ByteString.copyFrom(new byte[] {1, 2, 3, 4, 5, 6, 7, 8})));
-        d.addAttributeTable(KeyValueAndUnit.getDefaultInstance())
-                .addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(10).setValue(str("worker-1")))
-                .addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(11).setValue(str("prod")));
-        return d;
+    private static ProfilesDictionary.Builder dictionary() {
+        return ProfilesFixtures.dictionary();
     }
 
-    static AnyValue str(String s) {
-        return AnyValue.newBuilder().setStringValue(s).build();
+    private static AnyValue str(String s) {
+        return ProfilesFixtures.str(s);
     }
 
-    static KeyValue kv(String k, String v) {
-        return KeyValue.newBuilder().setKey(k).setValue(str(v)).build();
+    private static Profile.Builder profile() {
+        return ProfilesFixtures.profile();
     }
 
-    static Profile.Builder profile() {
-        byte[] id = new byte[16];
-        id[0] = 0x42;
-        return Profile.newBuilder().setSampleType(ValueType.newBuilder().setTypeStrindex(1).setUnitStrindex(2))
-                .setPeriodType(ValueType.newBuilder().setTypeStrindex(1).setUnitStrindex(2)).setPeriod(10_000_000)
-                .setDurationNano(60_000_000_000L).setTimeUnixNano(TIME).setProfileId(ByteString.copyFrom(id))
-                .addAttributeIndices(2);
-    }
-
-    static ExportProfilesServiceRequest request(ProfilesDictionary.Builder dict, Profile.Builder... profiles) {
-        ScopeProfiles.Builder scope = ScopeProfiles.newBuilder().setScope(
-                InstrumentationScope.newBuilder().setName("io.opentelemetry.contrib.clickhouse").setVersion("1.0.0"));
-        for (Profile.Builder p : profiles) {
-            scope.addProfiles(p);
-        }
-        return ExportProfilesServiceRequest.newBuilder().setDictionary(dict)
-                .addResourceProfiles(ResourceProfiles.newBuilder()
-                        .setResource(Resource.newBuilder().addAttributes(kv("service.name", "test-service"))
-                                .addAttributes(kv("k8s.pod.name", "pod-1")).addAttributes(kv("k8s.namespace.name", "prod")))
-                        .addScopeProfiles(scope))
-                .build();
+    private static ExportProfilesServiceRequest request(ProfilesDictionary.Builder dict, Profile.Builder... profiles) {
+        return ProfilesFixtures.request(dict, profiles);
     }
 
     /** One row as the columns hold it. */
@@ -172,8 +118,7 @@ class ProfilesReaderTest {
 
     @Test
     void theExportersTestSampleGivesItsRowInEveryColumn() throws Exception {
-        Profile.Builder p = profile().addSamples(Sample.newBuilder().setStackIndex(1).setLinkIndex(1).addAttributeIndices(1)
-                .addValues(1_500_000).addTimestampsUnixNano(TS));
+        Profile.Builder p = profile().addSamples(ProfilesFixtures.sample());
         List<Row> rows = rows(request(dictionary(), p));
         assertThat(rows).containsExactly(new Row(TIME, "42000000000000000000000000000000", "cpu", "nanoseconds",
                 "test-service", ordered("k8s.namespace.name", "prod", "k8s.pod.name", "pod-1", "service.name", "test-service"),

@@ -90,7 +90,6 @@ public final class OracleProfiles {
     /** The rows of every sample of {@code record}, in RowBinary; throws where the exporter's reading fails. */
     public byte[] rows(byte[] record, ExportProfilesServiceRequest req) throws IOException {
         checkSamplesPacked(record);
-        strict(req);
         ProfilesDictionary dic = req.getDictionary();
         strict(dic);
         dic.getMappingTableList().forEach(OracleProfiles::strict);
