@@ -38,7 +38,8 @@ class SchemaDriftTest {
         "metrics, map, otel_metrics.sql",
         "traces, json, json/otel_traces.sql",
         "logs, json, json/otel_logs.sql",
-        "metrics, json, json/otel_metrics.sql"
+        "metrics, json, json/otel_metrics.sql",
+        "profiles, map, otel_profiles.sql"
     })
     void sqlFileIsTheRenderedSchema(String signal, String flavor, String file) throws Exception {
         Path sql = Path.of("..", "sql").resolve(file);
