@@ -9,12 +9,12 @@ import java.util.Set;
  * and {@code --label L}.
  *
  * <ul>
- *   <li>{@code decode [--signal traces|logs|metrics] [--schema map|json] [--encoding proto|json|zipkin_json|zipkin_proto|zipkin_thrift|jaeger_proto|jaeger_json|raw|text|json_lines]
+ *   <li>{@code decode [--signal traces|logs|metrics|profiles] [--schema map|json] [--encoding proto|json|zipkin_json|zipkin_proto|zipkin_thrift|jaeger_proto|jaeger_json|raw|text|json_lines]
  *       [--compression lz4|zstd|none] [--records N] [--seconds S] [--threads N]}: the hot path
  *       without Flink ({@link DecodeBench}).
- *   <li>{@code job [--sink ours|client-v2|jdbc|all] [--spans N] [--parallelism P] [--engine
- *       MergeTree|Null] [--encoding proto|json] [--warmup F] [--job.KEY V ...]}: the whole job,
- *       steady state ({@link JobBench}).
+ *   <li>{@code job [--sink ours|client-v2|jdbc|all] [--signal traces|logs|metrics|profiles] [--spans N]
+ *       [--parallelism P] [--engine MergeTree|Null] [--encoding proto|json] [--warmup F] [--job.KEY V
+ *       ...]}: the whole job, steady state ({@link JobBench}).
  *   <li>{@code burn-in [--minutes M] [--rate N] [--sample-seconds S]}: the job unbounded under a
  *       constant load ({@link BurnIn}).
  *   <li>{@code framing [--records N] [--rounds R]}: LZ4 frame over HTTP Content-Encoding against

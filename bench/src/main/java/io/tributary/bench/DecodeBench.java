@@ -46,21 +46,21 @@ final class DecodeBench {
         Worker(Signal signal, String encoding, SchemaFlavor flavor, Compression compression, int records, long seed)
                 throws Exception {
             boolean otlp = encoding.equals("proto") || encoding.equals("json");
+            TableLayouts layouts = TableLayouts.canonical(flavor);
+            // the job's decoders: OTLP told apart per record (auto), the others by their names (which
+            // refuse a signal they do not carry before any record is written)
+            this.transcoder = RecordTranscoder.of(signal, otlp ? "auto" : encoding.equals("json_lines") ? "json" : encoding,
+                    io.tributary.encoding.HeaderExtraction.NONE, layouts);
             LoadShape shape = new LoadShape(seed, 100);
             long now = System.currentTimeMillis() * 1_000_000L;
             for (int i = 0; i < records; i++) {
-                long t = now + i * 1_000_000L;
-                Message r = signal == Signal.TRACES ? shape.next(t) : signal == Signal.LOGS ? shape.nextLogs(t) : shape.nextMetrics(t);
+                Message r = shape.next(signal, now + i * 1_000_000L);
                 if (otlp) {
                     input.add(encoding.equals("json") ? OtlpJsonWriter.write(r) : r.toByteArray());
                 } else {
                     input.addAll(EncodedRecords.of(encoding, r));
                 }
             }
-            TableLayouts layouts = TableLayouts.canonical(flavor);
-            // the job's decoders: OTLP told apart per record (auto), the others by their names
-            this.transcoder = RecordTranscoder.of(signal, otlp ? "auto" : encoding.equals("json_lines") ? "json" : encoding,
-                    io.tributary.encoding.HeaderExtraction.NONE, layouts);
             this.out = new RecordRows(layouts);
             this.compression = compression;
         }
@@ -114,7 +114,8 @@ final class DecodeBench {
         Compression compression = Compression.parse(o.get("compression", "lz4"));
         Signal signal = Signal.valueOf(o.get("signal", "traces").toUpperCase(Locale.ROOT));
         SchemaFlavor flavor = SchemaFlavor.parse(o.get("schema", "map"));
-        String unit = signal == Signal.TRACES ? "span" : signal == Signal.LOGS ? "log record" : "data point";
+        String unit = signal == Signal.TRACES ? "span" : signal == Signal.LOGS ? "log record"
+                : signal == Signal.METRICS ? "data point" : "sample";
         Worker[] workers = new Worker[threads];
         for (int i = 0; i < threads; i++) {
             workers[i] = new Worker(signal, encoding, flavor, compression, records, 42 + i);

@@ -53,7 +53,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * JdbcSpans}), or {@code all}; into the same kind of table, with the same batch size and
  * compression on. {@code --engine}: a comma list of {@code MergeTree} (the exporter's table) and
  * {@code null} (a Null table: what ClickHouse spends to read the INSERTs, nothing stored). Every
- * sink runs for every engine, and a summary puts them side by side.
+ * sink runs for every engine, and a summary puts them side by side. {@code --signal logs}, {@code
+ * metrics} or {@code profiles} (the job and loadgen only) moves that signal's items instead (log
+ * records, data points, samples), counted by {@code --spans} and in the "span" figures all the same.
  */
 final class JobBench {
 
@@ -159,8 +161,11 @@ final class JobBench {
                     out.put("clickhouse.tables.metrics." + kind, "otel_metrics_" + kind);
                 }
                 break;
+            case "profiles":
+                out.put("clickhouse.tables.profiles", "otel_profiles");
+                break;
             default:
-                throw new IllegalArgumentException("--signal: traces, logs or metrics, not '" + signal + "'");
+                throw new IllegalArgumentException("--signal: traces, logs, metrics or profiles, not '" + signal + "'");
         }
         return out;
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
@@ -20,7 +21,7 @@ import java.lang.management.ManagementFactory;
 
 /**
  * OTLP/JSON records of every signal are read without protobuf-java messages: once its buffers
- * have grown, the transcoder allocates at most 8 bytes per item (span, log record or data point)
+ * have grown, the transcoder allocates at most 8 bytes per item (span, log record, data point or sample)
  * in the map flavour; the message path it replaced built a message tree, 2-3 KB per item.
  */
 class OtlpJsonAllocationTest {
@@ -38,12 +39,12 @@ class OtlpJsonAllocationTest {
         Message type;
         for (int i = 0; i < records.length; i++) {
             long time = 1_764_460_800_000_000_000L + i * 1_000_000_000L;
-            records[i] = OtlpJsonWriter.write(signal == Signal.TRACES ? shape.next(time)
-                    : signal == Signal.LOGS ? shape.nextLogs(time) : shape.nextMetrics(time));
+            records[i] = OtlpJsonWriter.write(shape.next(signal, time));
         }
         type = signal == Signal.TRACES ? ExportTraceServiceRequest.getDefaultInstance()
                 : signal == Signal.LOGS ? ExportLogsServiceRequest.getDefaultInstance()
-                : ExportMetricsServiceRequest.getDefaultInstance();
+                : signal == Signal.METRICS ? ExportMetricsServiceRequest.getDefaultInstance()
+                : ExportProfilesServiceRequest.getDefaultInstance();
         OtlpJsonToWire wire = new OtlpJsonToWire(type.getDescriptorForType());
         for (byte[] r : records) {
             assertThat(wire.toWire(r)).as("read without the message path").isNotNull();

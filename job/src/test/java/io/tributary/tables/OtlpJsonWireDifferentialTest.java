@@ -63,9 +63,13 @@ class OtlpJsonWireDifferentialTest {
 
     private static final JsonFactory JSON = new JsonFactory();
 
+    /**
+     * Traces, logs and metrics: the generated requests and the odd and damaged forms are of those
+     * three. Profiles' OTLP/JSON is held to their protobuf rows by {@code LoadShapeTest}.
+     */
     static Stream<Arguments> signalsAndFlavours() {
         List<Arguments> out = new ArrayList<>();
-        for (Signal s : Signal.values()) {
+        for (Signal s : List.of(Signal.TRACES, Signal.LOGS, Signal.METRICS)) {
             for (SchemaFlavor f : SchemaFlavor.values()) {
                 out.add(Arguments.of(s, f));
             }

@@ -1,6 +1,5 @@
 package io.tributary.bench.jmh;
 
-import com.google.protobuf.Message;
 import io.tributary.clickhouse.body.Body;
 import io.tributary.clickhouse.body.BodyWriter;
 import io.tributary.clickhouse.body.Compression;
@@ -51,7 +50,7 @@ public class BatchFormats {
     static final int ITEMS = 100;
     private static final int RECORDS = 500;
 
-    @Param({"traces", "logs", "metrics"})
+    @Param({"traces", "logs", "metrics", "profiles"})
     public String signal;
 
     @Param({"rowbinary", "native"})
@@ -74,9 +73,7 @@ public class BatchFormats {
         records = new byte[RECORDS][];
         long now = 1_760_000_000_000_000_000L;
         for (int i = 0; i < RECORDS; i++) {
-            long t = now + i * 1_000_000L;
-            Message m = s == Signal.TRACES ? shape.next(t) : s == Signal.LOGS ? shape.nextLogs(t) : shape.nextMetrics(t);
-            records[i] = m.toByteArray();
+            records[i] = shape.next(s, now + i * 1_000_000L).toByteArray();
         }
         layouts = TableLayouts.canonical(SchemaFlavor.MAP);
         transcoder = RecordTranscoder.of(s, Encoding.AUTO, layouts);

@@ -2,10 +2,17 @@ package io.tributary.bench.jmh;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.common.v1.KeyValueList;
+import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
+import io.opentelemetry.proto.profiles.v1development.Profile;
+import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
+import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
+import io.opentelemetry.proto.profiles.v1development.Sample;
+import io.opentelemetry.proto.profiles.v1development.ScopeProfiles;
 import io.tributary.clickhouse.body.Body;
 import io.tributary.clickhouse.body.BodyWriter;
 import io.tributary.clickhouse.body.Compression;
@@ -44,11 +51,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * The job's hot path per Kafka record, one thread: OTLP in, each table's rows in RowBinary, copied
  * into the table's batch, which compresses as it grows (LZ4, a batch closed every 500 records), as
- * the sink does. One operation is one item (span, log record or data point): every record holds
- * {@value #ITEMS}. {@code -prof gc} gives the bytes allocated per item. With {@code -p
+ * the sink does. One operation is one item (span, log record, data point or sample): every record
+ * holds {@value #ITEMS}. {@code -prof gc} gives the bytes allocated per item. With {@code -p
  * attributes=doubles} every item also carries double-heavy attributes ({@value #DOUBLES} doubles,
- * an array and a map of doubles, and a log body that is a map of them), which the exporter renders
- * as text: the cost of formatting doubles and rendering maps and arrays.
+ * an array and a map of doubles, and a log body that is a map of them; a sample its own entries of
+ * them in the dictionary's attribute table), which the exporter renders as text: the cost of
+ * formatting doubles and rendering maps and arrays. Profiles have one table in both schema
+ * flavours, so their {@code schema} runs measure the same thing twice.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -61,7 +70,7 @@ public class HotPath {
     static final int ITEMS = 100;
     private static final int RECORDS = 500;
 
-    @Param({"traces", "logs", "metrics"})
+    @Param({"traces", "logs", "metrics", "profiles"})
     public String signal;
 
     @Param({"map", "json"})
@@ -91,9 +100,10 @@ public class HotPath {
         records = new byte[RECORDS][];
         long now = 1_760_000_000_000_000_000L;
         for (int i = 0; i < RECORDS; i++) {
-            long t = now + i * 1_000_000L;
-            Message m = s == Signal.TRACES ? shape.next(t) : s == Signal.LOGS ? shape.nextLogs(t) : shape.nextMetrics(t);
-            if (attributes.equals("doubles")) {
+            Message m = shape.next(s, now + i * 1_000_000L);
+            if (attributes.equals("doubles") && m instanceof ExportProfilesServiceRequest p) {
+                m = withDoubles(p, new SplittableRandom(i));
+            } else if (attributes.equals("doubles")) {
                 m = withDoubles(m, new SplittableRandom(i));
             }
             records[i] = encoding.equals("json") ? OtlpJsonWriter.write(m) : m.toByteArray();
@@ -140,6 +150,48 @@ public class HotPath {
             FieldDescriptor body = m.getDescriptorForType().findFieldByName("body");
             if (body != null) {
                 b.setField(body, AnyValue.newBuilder().setKvlistValue(map).build());
+            }
+        }
+        return b.build();
+    }
+
+    /**
+     * {@code r} with double-heavy attributes added to every sample: a sample holds indices into the
+     * dictionary's attribute table, so each gets entries of its own there (the keys shared in the
+     * string table), as many as {@link #withDoubles(Message, SplittableRandom)} gives an item.
+     */
+    static ExportProfilesServiceRequest withDoubles(ExportProfilesServiceRequest r, SplittableRandom random) {
+        ExportProfilesServiceRequest.Builder b = r.toBuilder();
+        ProfilesDictionary.Builder d = b.getDictionaryBuilder();
+        int[] keys = new int[DOUBLES + 2];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = d.getStringTableCount();
+            d.addStringTable(i < DOUBLES ? "d." + i : i == DOUBLES ? "d.array" : "d.map");
+        }
+        for (ResourceProfiles.Builder rp : b.getResourceProfilesBuilderList()) {
+            for (ScopeProfiles.Builder sp : rp.getScopeProfilesBuilderList()) {
+                for (Profile.Builder p : sp.getProfilesBuilderList()) {
+                    for (Sample.Builder s : p.getSamplesBuilderList()) {
+                        KeyValueList.Builder map = KeyValueList.newBuilder();
+                        ArrayValue.Builder array = ArrayValue.newBuilder();
+                        for (int i = 0; i < DOUBLES; i++) {
+                            s.addAttributeIndices(d.getAttributeTableCount());
+                            d.addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(keys[i]).setValue(dbl(random)));
+                            if (i < 8) {
+                                array.addValues(dbl(random));
+                            }
+                            if (i < 4) {
+                                map.addValues(KeyValue.newBuilder().setKey("m" + i).setValue(dbl(random)));
+                            }
+                        }
+                        s.addAttributeIndices(d.getAttributeTableCount());
+                        d.addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(keys[DOUBLES])
+                                .setValue(AnyValue.newBuilder().setArrayValue(array)));
+                        s.addAttributeIndices(d.getAttributeTableCount());
+                        d.addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(keys[DOUBLES + 1])
+                                .setValue(AnyValue.newBuilder().setKvlistValue(map)));
+                    }
+                }
             }
         }
         return b.build();

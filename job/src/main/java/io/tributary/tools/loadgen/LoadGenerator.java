@@ -19,17 +19,17 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code bin/tributary loadgen}: produces OTLP traces, logs or metrics records ({@link LoadShape})
- * to Kafka at a given rate. Rates and counts are in items: spans for traces, log records for logs,
- * data points for metrics.
+ * {@code bin/tributary loadgen}: produces OTLP traces, logs, metrics or profiles records ({@link
+ * LoadShape}) to Kafka at a given rate. Rates and counts are in items: spans for traces, log
+ * records for logs, data points for metrics, samples for profiles.
  *
  * <pre>
- * --signal traces|logs|metrics  what to produce (default traces)
+ * --signal traces|logs|metrics|profiles  what to produce (default traces)
  * --rate N             items per second (0: as fast as possible; default 10000)
  * --count N            items in all, then stop (0: until killed; default 0)
  * --encoding proto|json  record encoding: the Export*ServiceRequest, or OTLP/JSON as the
  *                      Collector's otlp_json writes it (default proto)
- * --topic T            default otlp_spans, otlp_logs or otlp_metrics by signal
+ * --topic T            default otlp_spans, otlp_logs, otlp_metrics or otlp_profiles by signal
  * --items-per-record N items per record (default 100)
  * --spans-per-trace N  the same, for traces only
  * --seed N             records are deterministic from it (default: the clock)
@@ -43,7 +43,8 @@ public final class LoadGenerator {
     private enum Signal {
         TRACES("otlp_spans", "spans"),
         LOGS("otlp_logs", "log records"),
-        METRICS("otlp_metrics", "data points");
+        METRICS("otlp_metrics", "data points"),
+        PROFILES("otlp_profiles", "samples");
 
         final String defaultTopic;
         final String items;
@@ -54,14 +55,7 @@ public final class LoadGenerator {
         }
 
         Message next(LoadShape shape, long nowNanos) {
-            switch (this) {
-                case TRACES:
-                    return shape.next(nowNanos);
-                case LOGS:
-                    return shape.nextLogs(nowNanos);
-                default:
-                    return shape.nextMetrics(nowNanos);
-            }
+            return shape.next(io.tributary.otlp.Signal.valueOf(name()), nowNanos);
         }
 
         static Signal parse(String s) {
@@ -70,7 +64,7 @@ public final class LoadGenerator {
                     return sig;
                 }
             }
-            throw new IllegalArgumentException("--signal: must be traces, logs or metrics, not '" + s + "'");
+            throw new IllegalArgumentException("--signal: must be traces, logs, metrics or profiles, not '" + s + "'");
         }
     }
 

@@ -1,8 +1,10 @@
 package io.tributary.tools.loadgen;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Message;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -27,17 +29,28 @@ import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.opentelemetry.proto.metrics.v1.Sum;
 import io.opentelemetry.proto.metrics.v1.Summary;
 import io.opentelemetry.proto.metrics.v1.SummaryDataPoint;
+import io.opentelemetry.proto.profiles.v1development.Profile;
+import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
+import io.opentelemetry.proto.profiles.v1development.Sample;
+import io.opentelemetry.proto.profiles.v1development.ScopeProfiles;
+import io.opentelemetry.proto.profiles.v1development.ValueType;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
+import io.tributary.otlp.Signal;
+import io.tributary.tools.loadgen.ProfiledCode.Call;
+import io.tributary.tools.loadgen.ProfiledCode.ThreadKind;
 
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
  * The load generator's records, deterministic from the seed (and the {@code nowNanos} given),
- * each with exactly {@code itemsPerRecord} items: spans, log records or data points.
+ * each with exactly {@code itemsPerRecord} items: spans, log records, data points or samples.
  *
  * <ul>
  *   <li>Traces ({@link #next}), shaped like streamfold/otel-loadgen's: one resource per record
@@ -56,6 +69,21 @@ import java.util.SplittableRandom;
  *       histogram with min/max, delta histogram without, delta exponential histogram (negative
  *       buckets on every other point) and summary; point attributes on every point, an exemplar
  *       on about one point in 8 of sums and histograms.
+ *   <li>Profiles ({@link #nextProfiles}), shaped like the OpenTelemetry eBPF profiler's export from
+ *       one Kubernetes pod: a JVM service and, from 4 samples a record on, its Envoy sidecar, a
+ *       resource each (service.name, host.name, k8s.* of the pod and container), one scope, one
+ *       CPU profile each (sample type and period type cpu/nanoseconds, period 10 ms, the 5 seconds
+ *       before {@code nowNanos}, a profile id, the process's executable and pid as attributes);
+ *       the sidecar takes a quarter of the samples. A sample is one observation (one value, the
+ *       period, and one timestamp in the profile's time) on a thread (thread.name and thread.id
+ *       attributes) drawn by weight: request workers, a Kafka producer's I/O thread, G1 and C2
+ *       threads in the JVM, workers and the main thread in Envoy; its stack one of the thread's
+ *       call paths cut at a random depth ({@link ProfiledCode}: 5 to 20 locations, HotSpot, native
+ *       and kernel frames, inline frames, mappings for libjvm.so, libc.so.6 and the envoy binary).
+ *       Samples on request workers link to the span the thread serves, which changes now and then.
+ *       One dictionary for the request ({@link DictionaryBuilder}). Samples of one stack, thread
+ *       and link are not merged as a profiler would merge them, so that a record holds exactly
+ *       {@code itemsPerRecord}.
  * </ul>
  */
 public final class LoadShape {
@@ -75,6 +103,10 @@ public final class LoadShape {
     private static final double[] QUANTILES = {0, 0.5, 0.9, 0.99, 1};
     private static final long CUMULATIVE_START_NANOS = 600_000_000_000L;
     private static final long DELTA_INTERVAL_NANOS = 60_000_000_000L;
+    /** The sampling period of {@link #nextProfiles}, and each sample's value: 10 ms of CPU. */
+    public static final long PROFILE_PERIOD_NANOS = 10_000_000L;
+    /** The time one profile of {@link #nextProfiles} covers, the eBPF profiler's reporting interval. */
+    public static final long PROFILE_DURATION_NANOS = 5_000_000_000L;
 
     private final SplittableRandom random;
     private final int itemsPerRecord;
@@ -88,7 +120,7 @@ public final class LoadShape {
         this.itemsPerRecord = itemsPerRecord;
     }
 
-    /** Items (spans, log records, data points) in every record. */
+    /** Items (spans, log records, data points, samples) in every record. */
     public int itemsPerRecord() {
         return itemsPerRecord;
     }
@@ -96,6 +128,20 @@ public final class LoadShape {
     /** Same as {@link #itemsPerRecord()}, the traces name. */
     public int spansPerTrace() {
         return itemsPerRecord;
+    }
+
+    /** The next record of {@code signal}: {@link #next}, {@link #nextLogs}, {@link #nextMetrics} or {@link #nextProfiles}. */
+    public Message next(Signal signal, long nowNanos) {
+        switch (signal) {
+            case TRACES:
+                return next(nowNanos);
+            case LOGS:
+                return nextLogs(nowNanos);
+            case METRICS:
+                return nextMetrics(nowNanos);
+            default:
+                return nextProfiles(nowNanos);
+        }
     }
 
     /** The next traces record: one trace, start times around {@code nowNanos}. */
@@ -466,6 +512,102 @@ public final class LoadShape {
             e.addFilteredAttributes(str("user.id", "user-" + random.nextInt(1_000)));
         }
         return e;
+    }
+
+    /** The next profiles record: {@code itemsPerRecord} samples of the 5 seconds before {@code nowNanos}. */
+    public ExportProfilesServiceRequest nextProfiles(long nowNanos) {
+        DictionaryBuilder dict = new DictionaryBuilder();
+        int service = random.nextInt(10);
+        String node = "node-" + random.nextInt(50);
+        String pod = "loadgen-service-" + service + "-" + Integer.toHexString(random.nextInt(1 << 20));
+        String podUid = uuid(bytes(16));
+        int sidecar = itemsPerRecord / 4;
+        ExportProfilesServiceRequest.Builder r = ExportProfilesServiceRequest.newBuilder()
+                .addResourceProfiles(processProfiles(dict, podResource(service, node, pod, podUid, "app"), ProfiledCode.JVM,
+                        itemsPerRecord - sidecar, "java", "/usr/lib/jvm/java-21-openjdk-amd64/bin/java", nowNanos));
+        if (sidecar > 0) {
+            r.addResourceProfiles(processProfiles(dict, podResource(service, node, pod, podUid, "istio-proxy"), ProfiledCode.ENVOY,
+                    sidecar, "envoy", "/usr/local/bin/envoy", nowNanos));
+        }
+        return r.setDictionary(dict.build()).build();
+    }
+
+    private static Resource podResource(int service, String node, String pod, String podUid, String container) {
+        return Resource.newBuilder()
+                .addAttributes(str("service.name", "loadgen-service-" + service))
+                .addAttributes(str("host.name", node))
+                .addAttributes(str("k8s.cluster.name", "loadgen"))
+                .addAttributes(str("k8s.namespace.name", "shop"))
+                .addAttributes(str("k8s.node.name", node))
+                .addAttributes(str("k8s.deployment.name", "loadgen-service-" + service))
+                .addAttributes(str("k8s.pod.name", pod))
+                .addAttributes(str("k8s.pod.uid", podUid))
+                .addAttributes(str("k8s.container.name", container))
+                .build();
+    }
+
+    /** One process's CPU profile of {@code samples} samples on {@code threads}. */
+    private ResourceProfiles processProfiles(DictionaryBuilder dict, Resource resource, ThreadKind[] threads, int samples,
+            String executable, String path, long nowNanos) {
+        DictionaryBuilder.AddressSpace process = dict.addressSpace(random);
+        int pid = 1_000 + random.nextInt(4_000_000);
+        long start = nowNanos - PROFILE_DURATION_NANOS;
+        ValueType cpu = ValueType.newBuilder().setTypeStrindex(dict.string("cpu")).setUnitStrindex(dict.string("nanoseconds")).build();
+        Profile.Builder p = Profile.newBuilder()
+                .setSampleType(cpu)
+                .setTimeUnixNano(start)
+                .setDurationNano(PROFILE_DURATION_NANOS)
+                .setPeriodType(cpu)
+                .setPeriod(PROFILE_PERIOD_NANOS)
+                .setProfileId(ByteString.copyFrom(bytes(16)))
+                .addAttributeIndices(dict.attribute("process.executable.name", executable))
+                .addAttributeIndices(dict.attribute("process.executable.path", path))
+                .addAttributeIndices(dict.attribute("process.pid", pid));
+        int weights = 0;
+        for (ThreadKind k : threads) {
+            weights += k.weight();
+        }
+        Map<String, Integer> servingLink = new HashMap<>();
+        for (int i = 0; i < samples; i++) {
+            int w = random.nextInt(weights);
+            int kind = 0;
+            while (w >= threads[kind].weight()) {
+                w -= threads[kind].weight();
+                kind++;
+            }
+            ThreadKind k = threads[kind];
+            int t = random.nextInt(k.names().length);
+            String thread = k.names()[t];
+            Call[] calls = k.paths()[random.nextInt(k.paths().length)];
+            int depth = k.base() + 1 + random.nextInt(calls.length - k.base());
+            Sample.Builder s = Sample.newBuilder()
+                    .setStackIndex(process.stack(calls, depth))
+                    .addAttributeIndices(dict.attribute("thread.name", thread))
+                    .addAttributeIndices(dict.attribute("thread.id", pid + 16 * kind + t + 1))
+                    .addValues(PROFILE_PERIOD_NANOS)
+                    .addTimestampsUnixNano(start + random.nextLong(PROFILE_DURATION_NANOS));
+            if (k.traced()) {
+                // the span the thread serves; now and then the next request's
+                Integer link = servingLink.get(thread);
+                if (link == null || random.nextInt(8) == 0) {
+                    link = dict.link(bytes(16), bytes(8));
+                    servingLink.put(thread, link);
+                }
+                s.setLinkIndex(link);
+            }
+            p.addSamples(s);
+        }
+        return ResourceProfiles.newBuilder()
+                .setResource(resource)
+                .addScopeProfiles(ScopeProfiles.newBuilder()
+                        .setScope(InstrumentationScope.newBuilder().setName("io.tributary.loadgen").setVersion("0.1.0"))
+                        .addProfiles(p))
+                .build();
+    }
+
+    private static String uuid(byte[] b) {
+        String h = HexFormat.of().formatHex(b);
+        return h.substring(0, 8) + "-" + h.substring(8, 12) + "-" + h.substring(12, 16) + "-" + h.substring(16, 20) + "-" + h.substring(20);
     }
 
     private Resource sdkResource() {
