@@ -111,8 +111,11 @@ public final class OtlpJsonToWire {
         }
     }
 
-    /** Field number of the padding: OTLP messages use small numbers; its tags take 2 bytes. */
-    static final int PADDING_FIELD = 2047;
+    /**
+     * Field number of the padding: OTLP messages use small numbers; its tags take 2 bytes. A reader
+     * that refuses unknown fields skips this one at the top level.
+     */
+    public static final int PADDING_FIELD = 2047;
 
     /**
      * Fills the rest of the buffer with one unknown length-delimited field, its content left as

@@ -1,6 +1,7 @@
 package io.tributary.tables.profiles;
 
 import io.tributary.otlp.InvalidProtobufException;
+import io.tributary.otlp.json.OtlpJsonToWire;
 import io.tributary.otlp.proto.ProtoReader;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.TableLayout;
@@ -55,6 +56,8 @@ public final class ProfilesReader {
             } else if (r0.is(2, ProtoReader.LEN)) {
                 r0.readBytes();
                 v.dict.read(r0.child());
+            } else if (r0.field() == OtlpJsonToWire.PADDING_FIELD) {
+                r0.skip(); // the tail of an OTLP/JSON record read into wire bytes
             } else {
                 throw ProfilesVersion.unknownField("ProfilesData", r0);
             }
