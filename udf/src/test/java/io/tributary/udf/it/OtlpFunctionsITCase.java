@@ -15,8 +15,10 @@ import io.tributary.testing.oracle.RandomOtlp;
 import io.tributary.tools.loadgen.LoadShape;
 import io.tributary.topology.SchemaManager;
 import io.tributary.udf.OtlpMetricPoints;
+import io.tributary.udf.OtlpProfileSamples;
 import io.tributary.udf.OtlpRowType;
 import io.tributary.udf.OtlpSpans;
+import io.tributary.udf.ProfilesRequests;
 import io.tributary.udf.SqlCommenter;
 import io.tributary.udf.Traceparent;
 
@@ -44,9 +46,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The table functions against the job: the same Kafka records (generated requests with every value
- * type and odd corner, encoded the many ways protobuf allows, and SDK-shaped OTLP/JSON; one
- * undecodable record per topic) go through the job into ClickHouse and through {@code
- * OTLP_SPANS}, {@code OTLP_LOG_RECORDS} and {@code OTLP_METRIC_POINTS} in Flink SQL; every row of
+ * type and odd corner, encoded the many ways protobuf allows, and SDK-shaped OTLP/JSON; profiles
+ * from {@link ProfilesRequests}, protobuf and OTLP/JSON; one undecodable record per topic) go
+ * through the job into ClickHouse and through {@code OTLP_SPANS}, {@code OTLP_LOG_RECORDS}, {@code
+ * OTLP_METRIC_POINTS} and {@code OTLP_PROFILE_SAMPLES} in Flink SQL; every row of
  * every table must equal a function row in every column, and the functions must yield no other
  * rows. ClickHouse's side is read as JSON and the functions' as Java values, each rendered by its
  * own code. The {@code otlp} format must give the functions' rows, and the undecodable records
@@ -84,13 +87,18 @@ class OtlpFunctionsITCase {
                     case LOGS:
                         records.add(i % 2 == 0 ? random.scramble(random.logs()) : random.encode(random.logs()));
                         break;
-                    default:
+                    case METRICS:
                         records.add(shape.nextMetrics(now + i).toByteArray());
+                        break;
+                    default:
+                        records.add(ProfilesRequests.request(i, now + i * 1_000_000_000L).toByteArray());
                 }
             }
             for (int i = 0; i < 5; i++) {
                 records.add(OtlpJsonWriter.write(s == Signal.TRACES ? shape.next(now + i)
-                        : s == Signal.LOGS ? shape.nextLogs(now + i) : shape.nextMetrics(now + i)));
+                        : s == Signal.LOGS ? shape.nextLogs(now + i)
+                        : s == Signal.METRICS ? shape.nextMetrics(now + i)
+                        : ProfilesRequests.request(100 + i, now + i)));
             }
             records.add(garbage);
             RealServices.produce(topic, records);
@@ -100,6 +108,8 @@ class OtlpFunctionsITCase {
             "--kafka.topics.traces", TOPICS.get(Signal.TRACES),
             "--kafka.topics.logs", TOPICS.get(Signal.LOGS),
             "--kafka.topics.metrics", TOPICS.get(Signal.METRICS),
+            "--kafka.topics.profiles", TOPICS.get(Signal.PROFILES),
+            "--signals", "traces,logs,metrics,profiles",
             "--kafka.group-id", DB,
             "--kafka.bounded", "true",
             "--kafka.starting-offsets", "earliest",
@@ -122,6 +132,7 @@ class OtlpFunctionsITCase {
         t.createTemporarySystemFunction("OTLP_SPANS", OtlpSpans.class);
         t.executeSql("CREATE TEMPORARY SYSTEM FUNCTION OTLP_LOG_RECORDS AS 'io.tributary.udf.OtlpLogRecords'");
         t.createTemporarySystemFunction("OTLP_METRIC_POINTS", OtlpMetricPoints.class);
+        t.createTemporarySystemFunction("OTLP_PROFILE_SAMPLES", OtlpProfileSamples.class);
         return t;
     }
 
@@ -185,15 +196,32 @@ class OtlpFunctionsITCase {
     }
 
     @Test
-    void theOtlpFormatGivesTheFunctionsRows() throws Exception {
-        OtlpRowType type = OtlpRowType.of(Signal.TRACES);
+    void profileSamplesEqualTheJobsRows() throws Exception {
+        List<Row> rows = functionRows(Signal.PROFILES, "OTLP_PROFILE_SAMPLES");
+        assertThat(rows).hasSize(2 * 30);
+        assertSameRows("otel_profiles", rows);
+        // the otlp format: every column, the same rows
+        TableEnvironment t = sql();
+        t.executeSql("CREATE TABLE samples (" + columns(Signal.PROFILES) + ") WITH ("
+                + kafka(Signal.PROFILES, "'format' = 'otlp', 'otlp.signal' = 'profiles'") + ")");
+        assertSameRows("otel_profiles", SqlTesting.collect(t.executeSql("SELECT * FROM samples")));
+    }
+
+    /** Every column of the signal's rows, declared as a table's. */
+    private static String columns(Signal s) {
+        OtlpRowType type = OtlpRowType.of(s);
         StringBuilder columns = new StringBuilder();
         for (int i = 0; i < type.names().size(); i++) {
             columns.append(i == 0 ? "" : ", ").append('`').append(type.names().get(i)).append("` ")
                     .append(type.dataType().getChildren().get(i).getLogicalType().asSerializableString());
         }
+        return columns.toString();
+    }
+
+    @Test
+    void theOtlpFormatGivesTheFunctionsRows() throws Exception {
         TableEnvironment t = sql();
-        t.executeSql("CREATE TABLE spans (" + columns + ") WITH (" + kafka(Signal.TRACES, "'format' = 'otlp', 'otlp.signal' = 'traces'") + ")");
+        t.executeSql("CREATE TABLE spans (" + columns(Signal.TRACES) + ") WITH (" + kafka(Signal.TRACES, "'format' = 'otlp', 'otlp.signal' = 'traces'") + ")");
         List<Row> viaFormat = SqlTesting.collect(t.executeSql("SELECT * FROM spans"));
         assertSameRows("otel_traces", viaFormat);
         // a table may declare some of the columns, in any order
