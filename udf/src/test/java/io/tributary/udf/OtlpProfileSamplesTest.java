@@ -9,8 +9,7 @@ import static io.tributary.udf.ProfilesRequests.PROFILE_ID_HEX;
 import static io.tributary.udf.ProfilesRequests.SPAN_ID_HEX;
 import static io.tributary.udf.ProfilesRequests.TIME;
 import static io.tributary.udf.ProfilesRequests.TRACE_ID_HEX;
-import static io.tributary.udf.ProfilesRequests.VALUE_1;
-import static io.tributary.udf.ProfilesRequests.VALUE_2;
+import static io.tributary.udf.ProfilesRequests.VALUE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -128,7 +127,7 @@ class OtlpProfileSamplesTest {
         assertThat(get(s1, "MappingFileNames"))
                 .isEqualTo(List.of("/usr/bin/checkout", "/usr/bin/checkout", "/usr/bin/checkout"));
         assertThat(get(s1, "StackHash")).isEqualTo(stackHash("parseQuery", "query.go", "handle", "server.go", "main", "main.go"));
-        assertThat(get(s1, "Values")).isEqualTo(List.of(VALUE_1));
+        assertThat(get(s1, "Values")).isEqualTo(List.of(VALUE, VALUE, VALUE));
         assertThat(get(s1, "TimestampsUnixNano")).isEqualTo(List.of(TIME + 1_000_000, TIME + 2_000_000, TIME + 3_000_000));
         assertThat(get(s1, "SampleAttributes")).isEqualTo(map("cpu.id", "3", "thread.name", "worker-1"));
         assertThat(get(s1, "TraceId")).isEqualTo(TRACE_ID_HEX);
@@ -145,7 +144,7 @@ class OtlpProfileSamplesTest {
                 .isEqualTo(List.of("", "/usr/bin/checkout", "/usr/bin/checkout", "/usr/bin/checkout"));
         assertThat(get(s2, "StackHash"))
                 .isEqualTo(stackHash("", "", "parseQuery", "query.go", "handle", "server.go", "main", "main.go"));
-        assertThat(get(s2, "Values")).isEqualTo(List.of(VALUE_2));
+        assertThat(get(s2, "Values")).isEqualTo(List.of(VALUE));
         assertThat(get(s2, "TimestampsUnixNano")).isEqualTo(List.of(TIME + 4_000_000));
         assertThat(get(s2, "SampleAttributes")).isEqualTo(map("sampling.ratio", "0.25", "thread.name", "worker-2"));
         assertThat(get(s2, "TraceId")).isEqualTo("");
@@ -200,7 +199,7 @@ class OtlpProfileSamplesTest {
         c.open(getClass().getClassLoader());
         Row r = (Row) c.toExternal(rows.get(0));
         assertThat((Object[]) r.getField(0)).containsExactly("parseQuery", "handle", "main");
-        assertThat((Object[]) r.getField(1)).containsExactly(VALUE_1);
+        assertThat((Object[]) r.getField(1)).containsExactly(VALUE, VALUE, VALUE);
         assertThat(r.getField(2)).isEqualTo(Instant.ofEpochSecond(0, TIME));
         assertThat(r.getField(3)).isEqualTo(TRACE_ID_HEX);
         assertThat(OtlpFormatFactory.signal("profiles")).isEqualTo(Signal.PROFILES);

@@ -40,8 +40,8 @@ import java.util.List;
  * attributes 1 thread.name=worker-1  2 cpu.id=3 (int)  3 profiler.name=ebpf
  *            4 sampling.ratio=0.25 (double)  5 thread.name=worker-2
  * profile    attributes [3]
- * sample 1   stack 1, attributes [1, 2], link 1, values [VALUE_1], three timestamps
- * sample 2   stack 2, attributes [5, 4], link 0 (none), values [VALUE_2], one timestamp
+ * sample 1   stack 1, attributes [1, 2], link 1, three timestamps, a value (VALUE, one period) each
+ * sample 2   stack 2, attributes [5, 4], link 0 (none), one timestamp and its value
  * </pre>
  *
  * {@link #request(int, long)} varies the service, the profile id, the values and the times, so
@@ -52,8 +52,8 @@ public final class ProfilesRequests {
     public static final long TIME = 1_764_460_800_123_456_789L;
     public static final long DURATION = 5_000_000_000L;
     public static final long PERIOD = 50_000_000L;
-    public static final long VALUE_1 = 150_000_000L;
-    public static final long VALUE_2 = 50_000_000L;
+    /** One period's CPU time, each sample's value per timestamp. */
+    public static final long VALUE = PERIOD;
     public static final long MAIN_ADDRESS = 0x401234L;
     public static final long HANDLE_ADDRESS = 0x402468L;
     public static final long KERNEL_ADDRESS = 0xffffffff81001234L;
@@ -70,8 +70,8 @@ public final class ProfilesRequests {
 
     /**
      * The request described above, {@code variant} 0 as documented; another variant has service
-     * {@code checkout-<variant>}, the profile id's last byte XOR {@code variant}, the values and the
-     * first sample's last timestamp plus {@code variant}.
+     * {@code checkout-<variant>}, the profile id's last byte XOR {@code variant}, each sample's first
+     * value and the first sample's last timestamp plus {@code variant}.
      */
     public static ExportProfilesServiceRequest request(int variant, long time) {
         Strings s = new Strings();
@@ -113,11 +113,11 @@ public final class ProfilesRequests {
                 .setProfileId(ByteString.copyFrom(profileId))
                 .addAttributeIndices(3)
                 .addSamples(Sample.newBuilder().setStackIndex(1).addAttributeIndices(1).addAttributeIndices(2)
-                        .setLinkIndex(1).addValues(VALUE_1 + variant)
+                        .setLinkIndex(1).addValues(VALUE + variant).addValues(VALUE).addValues(VALUE)
                         .addTimestampsUnixNano(time + 1_000_000).addTimestampsUnixNano(time + 2_000_000)
                         .addTimestampsUnixNano(time + 3_000_000 + variant))
                 .addSamples(Sample.newBuilder().setStackIndex(2).addAttributeIndices(5).addAttributeIndices(4)
-                        .addValues(VALUE_2 + variant).addTimestampsUnixNano(time + 4_000_000))
+                        .addValues(VALUE + variant).addTimestampsUnixNano(time + 4_000_000))
                 .build();
         d.addAllStringTable(s.table);
         return ExportProfilesServiceRequest.newBuilder()

@@ -35,12 +35,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.reflect.Array;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,6 +69,8 @@ class OtlpFunctionsITCase {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String DB = RealServices.uniqueName("it_udf");
     private static final Map<Signal, String> TOPICS = new TreeMap<>();
+    /** The records' time, in nanoseconds. */
+    private static final long NOW = 1_764_460_800_000_000_000L;
     private static ClickHouseClient ch;
 
     @BeforeAll
@@ -72,7 +78,7 @@ class OtlpFunctionsITCase {
         ch = RealServices.clickHouse();
         RandomOtlp random = new RandomOtlp(12);
         LoadShape shape = new LoadShape(5, 64);
-        long now = 1_764_460_800_000_000_000L;
+        long now = NOW;
         byte[] garbage = {0x0a, 0x7f, 0x01, 0x02};
         for (Signal s : Signal.values()) {
             String topic = RealServices.uniqueName("it_udf_" + s.id());
@@ -205,6 +211,79 @@ class OtlpFunctionsITCase {
         t.executeSql("CREATE TABLE samples (" + columns(Signal.PROFILES) + ") WITH ("
                 + kafka(Signal.PROFILES, "'format' = 'otlp', 'otlp.signal' = 'profiles'") + ")");
         assertSameRows("otel_profiles", SqlTesting.collect(t.executeSql("SELECT * FROM samples")));
+    }
+
+    /**
+     * The ClickHouse queries of sql/queries/profiles.sql (shown in docs/sql.md) over the job's rows,
+     * parameters written in: the flame graph of service {@code checkout} and the samples linked to
+     * a slow span (an hour long, of the trace and span the samples link to, in a copy of
+     * otel_traces) by leaf function; the totals are those of the function's rows.
+     */
+    @Test
+    void theProfileQueriesGiveTheRowsTotals() throws Exception {
+        List<Row> rows = functionRows(Signal.PROFILES, "OTLP_PROFILE_SAMPLES");
+        ch.execute("CREATE TABLE " + DB + ".slow_spans AS " + DB + ".otel_traces");
+        ch.execute("INSERT INTO " + DB + ".slow_spans (Timestamp, TraceId, SpanId, ServiceName, SpanName, Duration)"
+                + " SELECT fromUnixTimestamp64Nano(toInt64(" + NOW + ")), '" + ProfilesRequests.TRACE_ID_HEX + "', '"
+                + ProfilesRequests.SPAN_ID_HEX + "', 'checkout', 'GET /slow', toUInt64(3600000000000)");
+        long hour = 3_600_000_000_000L;
+        Map<String, String> params = Map.of("service", "'checkout'", "sample_type", "'cpu'", "min_duration_ms", "500",
+                "from_time", "fromUnixTimestamp64Nano(toInt64(" + (NOW - hour) + "))",
+                "to_time", "fromUnixTimestamp64Nano(toInt64(" + (NOW + hour) + "))");
+        StringBuilder text = new StringBuilder();
+        for (String line : Files.readAllLines(Path.of("..", "sql", "queries", "profiles.sql"))) {
+            if (!line.startsWith("--")) {
+                text.append(line).append('\n');
+            }
+        }
+        Matcher m = Pattern.compile("\\{(\\w+):[^}]+}").matcher(text.toString()
+                .replace("otel.otel_profiles", DB + ".otel_profiles").replace("otel.otel_traces", DB + ".slow_spans"));
+        StringBuilder sql = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(sql, Matcher.quoteReplacement(params.get(m.group(1))));
+        }
+        m.appendTail(sql);
+        List<String> queries = new ArrayList<>();
+        for (String q : sql.toString().split(";\\s*\n")) {
+            if (!q.isBlank()) {
+                queries.add(q.strip());
+            }
+        }
+        assertThat(queries).hasSize(2);
+
+        Map<String, Long> stacks = new TreeMap<>();
+        long linked = 0;
+        long linkedSamples = 0;
+        for (Row r : rows) {
+            Object[] values = (Object[]) r.getField("Values");
+            long value = values.length == 0 ? ((Object[]) r.getField("TimestampsUnixNano")).length : 0;
+            for (Object v : values) {
+                value += (Long) v;
+            }
+            if (r.getField("ServiceName").equals("checkout") && r.getField("SampleType").equals("cpu")) {
+                List<String> frames = new ArrayList<>();
+                for (Object f : (Object[]) r.getField("FunctionNames")) {
+                    frames.add(0, f.equals("") ? "[unknown]" : (String) f);
+                }
+                stacks.merge(String.join(";", frames), value, Long::sum);
+            }
+            if (r.getField("TraceId").equals(ProfilesRequests.TRACE_ID_HEX) && r.getField("SpanId").equals(ProfilesRequests.SPAN_ID_HEX)) {
+                assertThat(((Object[]) r.getField("FunctionNames"))[0]).isEqualTo("parseQuery");
+                linked += value;
+                linkedSamples++;
+            }
+        }
+        assertThat(stacks).containsOnlyKeys("main;handle;parseQuery", "main;handle;parseQuery;[unknown]");
+        Map<String, Long> flameGraph = new TreeMap<>();
+        for (String line : ch.query(queries.get(0) + "\nFORMAT TabSeparated").split("\n")) {
+            if (!line.isBlank()) {
+                flameGraph.put(line.split("\t")[0], Long.parseLong(line.split("\t")[1]));
+            }
+        }
+        assertThat(flameGraph).isEqualTo(stacks);
+        assertThat(linkedSamples).isEqualTo(30);
+        assertThat(ch.query(queries.get(1) + "\nFORMAT TabSeparated").strip())
+                .isEqualTo("parseQuery\t" + linked + "\t" + linkedSamples + "\t1");
     }
 
     /** Every column of the signal's rows, declared as a table's. */
