@@ -18,7 +18,7 @@ import io.tributary.otlp.Signal;
  *
  * <pre>{@code
  * CREATE TEMPORARY SYSTEM FUNCTION OTLP_PROFILE_SAMPLES AS 'io.tributary.udf.OtlpProfileSamples';
- * SELECT p.ServiceName, p.FunctionNames[1] AS leaf, sum(p.`Values`[1]) AS cpu_ns
+ * SELECT p.ServiceName, p.FunctionNames[1] AS leaf, COUNT(*) AS samples
  * FROM otlp_profiles_topic, LATERAL TABLE(OTLP_PROFILE_SAMPLES(`value`)) AS p
  * WHERE p.SampleType = 'cpu'
  * GROUP BY p.ServiceName, p.FunctionNames[1];
