@@ -10,6 +10,7 @@ import io.tributary.otlp.Signal;
 import io.tributary.udf.HistogramBuckets;
 import io.tributary.udf.OtlpLogRecords;
 import io.tributary.udf.OtlpMetricPoints;
+import io.tributary.udf.OtlpProfileSamples;
 import io.tributary.udf.OtlpSpans;
 import io.tributary.udf.SqlCommenter;
 import io.tributary.udf.Traceparent;
@@ -54,11 +55,12 @@ import java.util.Set;
  * quote in a group id stays part of the group id; {@code ${kafka.topic-option.<signal>}} and {@code
  * ${kafka.client-options}} are options this class builds, every value in them quoted.
  *
- * <p>{@code OTLP_SPANS}, {@code OTLP_LOG_RECORDS}, {@code OTLP_METRIC_POINTS}, {@code TRACEPARENT},
- * {@code SQLCOMMENTER} and {@code HISTOGRAM_BUCKETS} are registered before the script runs. Statements run in order; the
- * {@code INSERT}s are gathered into one job, submitted at the end and waited for: with {@code
- * kafka.bounded true} the job ends once its sources have read the offsets seen at start and every
- * window has fired, and so does this program (status 0).
+ * <p>{@code OTLP_SPANS}, {@code OTLP_LOG_RECORDS}, {@code OTLP_METRIC_POINTS}, {@code
+ * OTLP_PROFILE_SAMPLES}, {@code TRACEPARENT}, {@code SQLCOMMENTER} and {@code HISTOGRAM_BUCKETS} are
+ * registered before the script runs. Statements run in order; the {@code INSERT}s are gathered
+ * into one job, submitted at the end and waited for: with {@code kafka.bounded true} the job ends
+ * once its sources have read the offsets seen at start and every window has fired, and so does this
+ * program (status 0).
  */
 public final class SqlRunner {
 
@@ -268,6 +270,7 @@ public final class SqlRunner {
         tEnv.createTemporarySystemFunction("OTLP_SPANS", OtlpSpans.class);
         tEnv.createTemporarySystemFunction("OTLP_LOG_RECORDS", OtlpLogRecords.class);
         tEnv.createTemporarySystemFunction("OTLP_METRIC_POINTS", OtlpMetricPoints.class);
+        tEnv.createTemporarySystemFunction("OTLP_PROFILE_SAMPLES", OtlpProfileSamples.class);
         tEnv.createTemporarySystemFunction("TRACEPARENT", Traceparent.class);
         tEnv.createTemporarySystemFunction("SQLCOMMENTER", SqlCommenter.class);
         tEnv.createTemporarySystemFunction("HISTOGRAM_BUCKETS", HistogramBuckets.class);

@@ -27,10 +27,11 @@ import java.util.Set;
 
 /**
  * The {@code otlp} format: each Kafka record of OTLP (protobuf or OTLP/JSON, detected per record)
- * becomes the rows {@code OTLP_SPANS}, {@code OTLP_LOG_RECORDS} or {@code OTLP_METRIC_POINTS} give
- * for it ({@code 'otlp.signal'} = {@code traces}, {@code logs} or {@code metrics}), so a table's
- * rows are spans, log records or points and can carry an event-time attribute and a watermark of
- * their own (a watermark cannot be declared on the output of a table function):
+ * becomes the rows {@code OTLP_SPANS}, {@code OTLP_LOG_RECORDS}, {@code OTLP_METRIC_POINTS} or
+ * {@code OTLP_PROFILE_SAMPLES} give for it ({@code 'otlp.signal'} = {@code traces}, {@code logs},
+ * {@code metrics} or {@code profiles}), so a table's rows are spans, log records, points or profile
+ * samples and can carry an event-time attribute and a watermark of their own (a watermark cannot be
+ * declared on the output of a table function):
  *
  * <pre>{@code
  * CREATE TABLE spans (
@@ -50,7 +51,7 @@ public final class OtlpFormatFactory implements DeserializationFormatFactory {
     public static final ConfigOption<String> SIGNAL = ConfigOptions.key("signal")
             .stringType()
             .noDefaultValue()
-            .withDescription("The signal of the records: traces, logs or metrics.");
+            .withDescription("The signal of the records: traces, logs, metrics or profiles.");
 
     public static final ConfigOption<String> ENCODING = ConfigOptions.key("encoding")
             .stringType()
@@ -101,7 +102,8 @@ public final class OtlpFormatFactory implements DeserializationFormatFactory {
         };
     }
 
-    private static Signal signal(String s) {
+    /** The signal {@code 'otlp.signal'} names. */
+    static Signal signal(String s) {
         switch (s.trim().toLowerCase(Locale.ROOT)) {
             case "traces":
                 return Signal.TRACES;
@@ -109,8 +111,10 @@ public final class OtlpFormatFactory implements DeserializationFormatFactory {
                 return Signal.LOGS;
             case "metrics":
                 return Signal.METRICS;
+            case "profiles":
+                return Signal.PROFILES;
             default:
-                throw new ValidationException("otlp.signal: must be traces, logs or metrics, not '" + s + "'");
+                throw new ValidationException("otlp.signal: must be traces, logs, metrics or profiles, not '" + s + "'");
         }
     }
 

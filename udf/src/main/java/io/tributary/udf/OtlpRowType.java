@@ -33,10 +33,12 @@ import java.util.function.Function;
  * functions' values are the job's, decoded once by the job's own code and read back here.
  *
  * <p>The columns are the tables' own, named as there, typed from the one schema source: {@code
- * String} as {@code STRING}, {@code DateTime64(9)} as {@code TIMESTAMP_LTZ(9)}, {@code DateTime} as
- * {@code TIMESTAMP_LTZ(0)}, {@code UInt8} as {@code SMALLINT}, {@code Int32} as {@code INT}, {@code
- * UInt32} and {@code UInt64} as {@code BIGINT}, {@code Float64} as {@code DOUBLE}, {@code Bool} as
- * {@code BOOLEAN}, {@code Map(K, V)} as {@code MAP<K, V>}, {@code Array(T)} as {@code ARRAY<T>}. The
+ * String} (and {@code LowCardinality(String)}) as {@code STRING}, {@code DateTime64(9)} as {@code
+ * TIMESTAMP_LTZ(9)}, {@code DateTime} as {@code TIMESTAMP_LTZ(0)}, {@code UInt8} as {@code
+ * SMALLINT}, {@code Int32} as {@code INT}, {@code UInt32}, {@code Int64} and {@code UInt64} as
+ * {@code BIGINT} ({@code UInt64} as its 64 bits: 2^63 and above read as negative), {@code Float64}
+ * as {@code DOUBLE}, {@code Bool} as {@code BOOLEAN}, {@code Map(K, V)} as {@code MAP<K, V>},
+ * {@code Array(T)} as {@code ARRAY<T>} ({@code Array(UInt64)} as {@code ARRAY<BIGINT>}, ...). The
  * columns of a {@code Nested} structure ({@code Events.Timestamp}, {@code Events.Name}, ...) become
  * one {@code ARRAY<ROW<Timestamp, Name, ...>>} column ({@code Events}). Metrics, whose points go to
  * five tables, get the union of their columns (those a point's table lacks are NULL) after a

@@ -49,4 +49,18 @@ class OtlpRowTypeTest {
                         + "`TraceId` VARCHAR(2147483647)>>",
                 "`AggregationTemporality` INT", "`ScopeDroppedAttrCount` BIGINT");
     }
+
+    @Test
+    void profileSamples() {
+        assertThat(OtlpRowType.of(Signal.PROFILES).dataType().getLogicalType().asSerializableString()).isEqualTo("ROW<"
+                + "`Timestamp` TIMESTAMP(9) WITH LOCAL TIME ZONE, `ProfileId` VARCHAR(2147483647), `SampleType` VARCHAR(2147483647), "
+                + "`SampleUnit` VARCHAR(2147483647), `ServiceName` VARCHAR(2147483647), "
+                + "`ResourceAttributes` MAP<VARCHAR(2147483647), VARCHAR(2147483647)>, `ScopeName` VARCHAR(2147483647), "
+                + "`ScopeVersion` VARCHAR(2147483647), `ProfileAttributes` MAP<VARCHAR(2147483647), VARCHAR(2147483647)>, "
+                + "`SampleAttributes` MAP<VARCHAR(2147483647), VARCHAR(2147483647)>, `StackHash` BIGINT, `Addresses` ARRAY<BIGINT>, "
+                + "`FunctionNames` ARRAY<VARCHAR(2147483647)>, `FileNames` ARRAY<VARCHAR(2147483647)>, `LineNumbers` ARRAY<INT>, "
+                + "`MappingFileNames` ARRAY<VARCHAR(2147483647)>, `Values` ARRAY<BIGINT>, `TimestampsUnixNano` ARRAY<BIGINT>, "
+                + "`DurationNano` BIGINT, `Period` BIGINT, `PeriodType` VARCHAR(2147483647), `PeriodUnit` VARCHAR(2147483647), "
+                + "`TraceId` VARCHAR(2147483647), `SpanId` VARCHAR(2147483647)>");
+    }
 }

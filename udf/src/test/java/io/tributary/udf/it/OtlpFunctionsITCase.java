@@ -15,8 +15,10 @@ import io.tributary.testing.oracle.RandomOtlp;
 import io.tributary.tools.loadgen.LoadShape;
 import io.tributary.topology.SchemaManager;
 import io.tributary.udf.OtlpMetricPoints;
+import io.tributary.udf.OtlpProfileSamples;
 import io.tributary.udf.OtlpRowType;
 import io.tributary.udf.OtlpSpans;
+import io.tributary.udf.ProfilesRequests;
 import io.tributary.udf.SqlCommenter;
 import io.tributary.udf.Traceparent;
 
@@ -33,20 +35,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.lang.reflect.Array;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The table functions against the job: the same Kafka records (generated requests with every value
- * type and odd corner, encoded the many ways protobuf allows, and SDK-shaped OTLP/JSON; one
- * undecodable record per topic) go through the job into ClickHouse and through {@code
- * OTLP_SPANS}, {@code OTLP_LOG_RECORDS} and {@code OTLP_METRIC_POINTS} in Flink SQL; every row of
+ * type and odd corner, encoded the many ways protobuf allows, and SDK-shaped OTLP/JSON; profiles
+ * from {@link ProfilesRequests}, protobuf and OTLP/JSON; one undecodable record per topic) go
+ * through the job into ClickHouse and through {@code OTLP_SPANS}, {@code OTLP_LOG_RECORDS}, {@code
+ * OTLP_METRIC_POINTS} and {@code OTLP_PROFILE_SAMPLES} in Flink SQL; every row of
  * every table must equal a function row in every column, and the functions must yield no other
  * rows. ClickHouse's side is read as JSON and the functions' as Java values, each rendered by its
  * own code. The {@code otlp} format must give the functions' rows, and the undecodable records
@@ -62,6 +69,8 @@ class OtlpFunctionsITCase {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String DB = RealServices.uniqueName("it_udf");
     private static final Map<Signal, String> TOPICS = new TreeMap<>();
+    /** The records' time, in nanoseconds. */
+    private static final long NOW = 1_764_460_800_000_000_000L;
     private static ClickHouseClient ch;
 
     @BeforeAll
@@ -69,7 +78,7 @@ class OtlpFunctionsITCase {
         ch = RealServices.clickHouse();
         RandomOtlp random = new RandomOtlp(12);
         LoadShape shape = new LoadShape(5, 64);
-        long now = 1_764_460_800_000_000_000L;
+        long now = NOW;
         byte[] garbage = {0x0a, 0x7f, 0x01, 0x02};
         for (Signal s : Signal.values()) {
             String topic = RealServices.uniqueName("it_udf_" + s.id());
@@ -84,13 +93,18 @@ class OtlpFunctionsITCase {
                     case LOGS:
                         records.add(i % 2 == 0 ? random.scramble(random.logs()) : random.encode(random.logs()));
                         break;
-                    default:
+                    case METRICS:
                         records.add(shape.nextMetrics(now + i).toByteArray());
+                        break;
+                    default:
+                        records.add(ProfilesRequests.request(i, now + i * 1_000_000_000L).toByteArray());
                 }
             }
             for (int i = 0; i < 5; i++) {
                 records.add(OtlpJsonWriter.write(s == Signal.TRACES ? shape.next(now + i)
-                        : s == Signal.LOGS ? shape.nextLogs(now + i) : shape.nextMetrics(now + i)));
+                        : s == Signal.LOGS ? shape.nextLogs(now + i)
+                        : s == Signal.METRICS ? shape.nextMetrics(now + i)
+                        : ProfilesRequests.request(100 + i, now + i)));
             }
             records.add(garbage);
             RealServices.produce(topic, records);
@@ -100,6 +114,8 @@ class OtlpFunctionsITCase {
             "--kafka.topics.traces", TOPICS.get(Signal.TRACES),
             "--kafka.topics.logs", TOPICS.get(Signal.LOGS),
             "--kafka.topics.metrics", TOPICS.get(Signal.METRICS),
+            "--kafka.topics.profiles", TOPICS.get(Signal.PROFILES),
+            "--signals", "traces,logs,metrics,profiles",
             "--kafka.group-id", DB,
             "--kafka.bounded", "true",
             "--kafka.starting-offsets", "earliest",
@@ -122,6 +138,7 @@ class OtlpFunctionsITCase {
         t.createTemporarySystemFunction("OTLP_SPANS", OtlpSpans.class);
         t.executeSql("CREATE TEMPORARY SYSTEM FUNCTION OTLP_LOG_RECORDS AS 'io.tributary.udf.OtlpLogRecords'");
         t.createTemporarySystemFunction("OTLP_METRIC_POINTS", OtlpMetricPoints.class);
+        t.createTemporarySystemFunction("OTLP_PROFILE_SAMPLES", OtlpProfileSamples.class);
         return t;
     }
 
@@ -185,15 +202,105 @@ class OtlpFunctionsITCase {
     }
 
     @Test
-    void theOtlpFormatGivesTheFunctionsRows() throws Exception {
-        OtlpRowType type = OtlpRowType.of(Signal.TRACES);
+    void profileSamplesEqualTheJobsRows() throws Exception {
+        List<Row> rows = functionRows(Signal.PROFILES, "OTLP_PROFILE_SAMPLES");
+        assertThat(rows).hasSize(2 * 30);
+        assertSameRows("otel_profiles", rows);
+        // the otlp format: every column, the same rows
+        TableEnvironment t = sql();
+        t.executeSql("CREATE TABLE samples (" + columns(Signal.PROFILES) + ") WITH ("
+                + kafka(Signal.PROFILES, "'format' = 'otlp', 'otlp.signal' = 'profiles'") + ")");
+        assertSameRows("otel_profiles", SqlTesting.collect(t.executeSql("SELECT * FROM samples")));
+    }
+
+    /**
+     * The ClickHouse queries of sql/queries/profiles.sql (shown in docs/sql.md) over the job's rows,
+     * parameters written in: the flame graph of service {@code checkout} and the samples linked to
+     * a slow span (an hour long, of the trace and span the samples link to, in a copy of
+     * otel_traces) by leaf function; the totals are those of the function's rows.
+     */
+    @Test
+    void theProfileQueriesGiveTheRowsTotals() throws Exception {
+        List<Row> rows = functionRows(Signal.PROFILES, "OTLP_PROFILE_SAMPLES");
+        ch.execute("CREATE TABLE " + DB + ".slow_spans AS " + DB + ".otel_traces");
+        ch.execute("INSERT INTO " + DB + ".slow_spans (Timestamp, TraceId, SpanId, ServiceName, SpanName, Duration)"
+                + " SELECT fromUnixTimestamp64Nano(toInt64(" + NOW + ")), '" + ProfilesRequests.TRACE_ID_HEX + "', '"
+                + ProfilesRequests.SPAN_ID_HEX + "', 'checkout', 'GET /slow', toUInt64(3600000000000)");
+        long hour = 3_600_000_000_000L;
+        Map<String, String> params = Map.of("service", "'checkout'", "sample_type", "'cpu'", "min_duration_ms", "500",
+                "from_time", "fromUnixTimestamp64Nano(toInt64(" + (NOW - hour) + "))",
+                "to_time", "fromUnixTimestamp64Nano(toInt64(" + (NOW + hour) + "))");
+        StringBuilder text = new StringBuilder();
+        for (String line : Files.readAllLines(Path.of("..", "sql", "queries", "profiles.sql"))) {
+            if (!line.startsWith("--")) {
+                text.append(line).append('\n');
+            }
+        }
+        Matcher m = Pattern.compile("\\{(\\w+):[^}]+}").matcher(text.toString()
+                .replace("otel.otel_profiles", DB + ".otel_profiles").replace("otel.otel_traces", DB + ".slow_spans"));
+        StringBuilder sql = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(sql, Matcher.quoteReplacement(params.get(m.group(1))));
+        }
+        m.appendTail(sql);
+        List<String> queries = new ArrayList<>();
+        for (String q : sql.toString().split(";\\s*\n")) {
+            if (!q.isBlank()) {
+                queries.add(q.strip());
+            }
+        }
+        assertThat(queries).hasSize(2);
+
+        Map<String, Long> stacks = new TreeMap<>();
+        long linked = 0;
+        long linkedSamples = 0;
+        for (Row r : rows) {
+            Object[] values = (Object[]) r.getField("Values");
+            long value = values.length == 0 ? ((Object[]) r.getField("TimestampsUnixNano")).length : 0;
+            for (Object v : values) {
+                value += (Long) v;
+            }
+            if (r.getField("ServiceName").equals("checkout") && r.getField("SampleType").equals("cpu")) {
+                List<String> frames = new ArrayList<>();
+                for (Object f : (Object[]) r.getField("FunctionNames")) {
+                    frames.add(0, f.equals("") ? "[unknown]" : (String) f);
+                }
+                stacks.merge(String.join(";", frames), value, Long::sum);
+            }
+            if (r.getField("TraceId").equals(ProfilesRequests.TRACE_ID_HEX) && r.getField("SpanId").equals(ProfilesRequests.SPAN_ID_HEX)) {
+                assertThat(((Object[]) r.getField("FunctionNames"))[0]).isEqualTo("parseQuery");
+                linked += value;
+                linkedSamples++;
+            }
+        }
+        assertThat(stacks).containsOnlyKeys("main;handle;parseQuery", "main;handle;parseQuery;[unknown]");
+        Map<String, Long> flameGraph = new TreeMap<>();
+        for (String line : ch.query(queries.get(0) + "\nFORMAT TabSeparated").split("\n")) {
+            if (!line.isBlank()) {
+                flameGraph.put(line.split("\t")[0], Long.parseLong(line.split("\t")[1]));
+            }
+        }
+        assertThat(flameGraph).isEqualTo(stacks);
+        assertThat(linkedSamples).isEqualTo(30);
+        assertThat(ch.query(queries.get(1) + "\nFORMAT TabSeparated").strip())
+                .isEqualTo("parseQuery\t" + linked + "\t" + linkedSamples + "\t1");
+    }
+
+    /** Every column of the signal's rows, declared as a table's. */
+    private static String columns(Signal s) {
+        OtlpRowType type = OtlpRowType.of(s);
         StringBuilder columns = new StringBuilder();
         for (int i = 0; i < type.names().size(); i++) {
             columns.append(i == 0 ? "" : ", ").append('`').append(type.names().get(i)).append("` ")
                     .append(type.dataType().getChildren().get(i).getLogicalType().asSerializableString());
         }
+        return columns.toString();
+    }
+
+    @Test
+    void theOtlpFormatGivesTheFunctionsRows() throws Exception {
         TableEnvironment t = sql();
-        t.executeSql("CREATE TABLE spans (" + columns + ") WITH (" + kafka(Signal.TRACES, "'format' = 'otlp', 'otlp.signal' = 'traces'") + ")");
+        t.executeSql("CREATE TABLE spans (" + columns(Signal.TRACES) + ") WITH (" + kafka(Signal.TRACES, "'format' = 'otlp', 'otlp.signal' = 'traces'") + ")");
         List<Row> viaFormat = SqlTesting.collect(t.executeSql("SELECT * FROM spans"));
         assertSameRows("otel_traces", viaFormat);
         // a table may declare some of the columns, in any order
