@@ -1,23 +1,23 @@
 package io.tributary.udf;
 
 import com.google.protobuf.ByteString;
-import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import io.tributary.otlp.profiles.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.profiles.v1development.Function;
-import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
-import io.opentelemetry.proto.profiles.v1development.Line;
-import io.opentelemetry.proto.profiles.v1development.Link;
-import io.opentelemetry.proto.profiles.v1development.Location;
-import io.opentelemetry.proto.profiles.v1development.Mapping;
-import io.opentelemetry.proto.profiles.v1development.Profile;
-import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
-import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
-import io.opentelemetry.proto.profiles.v1development.Sample;
-import io.opentelemetry.proto.profiles.v1development.ScopeProfiles;
-import io.opentelemetry.proto.profiles.v1development.Stack;
-import io.opentelemetry.proto.profiles.v1development.ValueType;
+import io.tributary.otlp.profiles.Function;
+import io.tributary.otlp.profiles.KeyValueAndUnit;
+import io.tributary.otlp.profiles.Line;
+import io.tributary.otlp.profiles.Link;
+import io.tributary.otlp.profiles.Location;
+import io.tributary.otlp.profiles.Mapping;
+import io.tributary.otlp.profiles.Profile;
+import io.tributary.otlp.profiles.ProfilesDictionary;
+import io.tributary.otlp.profiles.ResourceProfiles;
+import io.tributary.otlp.profiles.Sample;
+import io.tributary.otlp.profiles.ScopeProfiles;
+import io.tributary.otlp.profiles.Stack;
+import io.tributary.otlp.profiles.ValueType;
 import io.opentelemetry.proto.resource.v1.Resource;
 
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package io.tributary.tables.profiles;
 
 import io.tributary.otlp.InvalidProtobufException;
-import io.tributary.otlp.json.OtlpJsonToWire;
 import io.tributary.otlp.proto.ProtoReader;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.TableLayout;
@@ -56,8 +55,6 @@ public final class ProfilesReader {
             } else if (r0.is(2, ProtoReader.LEN)) {
                 r0.readBytes();
                 v.dict.read(r0.child());
-            } else if (r0.field() == OtlpJsonToWire.PADDING_FIELD) {
-                r0.skip(); // after an OTLP/JSON record read into the reused buffer (OtlpJsonToWire#toWire)
             } else {
                 r0.skip(); // the envelope is the same in every version (and OTLP/JSON's reader pads here)
             }

@@ -74,6 +74,6 @@ class ProfilesReaderDifferentialTest extends DifferentialCases {
 
     @Override
     protected byte[] loadgen(LoadShape shape, long timeNanos) {
-        throw new UnsupportedOperationException(); // TEMP
+        return shape.nextProfiles(timeNanos).toByteArray();
     }
 }
