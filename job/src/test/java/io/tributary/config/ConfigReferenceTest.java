@@ -50,7 +50,7 @@ class ConfigReferenceTest {
         }
         assertThat(md).contains("| `sink.delivery` | `at-least-once` | `at-least-once` \\| `exactly-once` | ")
                 .contains("| `sink.batch.max-bytes` | `64 mb` | size, below `2 gb` | ")
-                .contains("| `signals` | `traces,logs,metrics` | comma-separated `traces`, `logs`, `metrics` | ")
+                .contains("| `signals` | `traces,logs,metrics` | comma-separated `traces`, `logs`, `metrics`, `profiles` | ")
                 .contains("| `parallelism` |  | integer, at least 1 | ")
                 .contains("| `kafka.properties.*` |  |  | ")
                 .contains("| `flink.*` |  |  | ");
