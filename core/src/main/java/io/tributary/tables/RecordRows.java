@@ -87,6 +87,16 @@ public final class RecordRows {
         }
     }
 
+    /** Bytes the record may still render, all tables together. */
+    public long bytesLeft() {
+        return maxBytes - totalBytes;
+    }
+
+    /** The refusal of a record past its bytes bound ({@value RecordBounds#MAX_BYTES_KEY}). */
+    public OversizedRecordException overBytes() {
+        return tooManyBytes.get();
+    }
+
     /** Rows of all tables. */
     public int total() {
         return totalRows;

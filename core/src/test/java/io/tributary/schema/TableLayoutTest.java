@@ -199,6 +199,9 @@ class TableLayoutTest {
         StringBuilder now = new StringBuilder();
         for (SchemaFlavor f : SchemaFlavor.values()) {
             for (OtelTable t : OtelTable.values()) {
+                if (t == OtelTable.PROFILES) {
+                    continue; // a table after release 0.1: no checkpoint of that release holds a batch of it
+                }
                 now.append(f).append('\t').append(t).append('\t').append(String.join(",", t.schema(f).insertColumns())).append('\n');
             }
         }

@@ -127,9 +127,15 @@ class ClickHouseSinkWriterTest {
     }
 
     /** A server that knows every setting, whose tables drop repeated INSERTs. */
-    static final ServerFacts FACTS = new ServerFacts("26.7.2.1", null, new Boolean[] {true, true, true, true, true, true, true});
+    static final ServerFacts FACTS = new ServerFacts("26.7.2.1", null, allTrue());
     /** A server whose tables keep every INSERT. */
-    static final ServerFacts NO_DEDUP = ServerFacts.unknown(7);
+    static final ServerFacts NO_DEDUP = ServerFacts.unknown(OtelTable.values().length);
+
+    private static Boolean[] allTrue() {
+        Boolean[] b = new Boolean[OtelTable.values().length];
+        java.util.Arrays.fill(b, true);
+        return b;
+    }
     static final BatchInserter.LiveTables NO_LIVE_TABLES = table -> null;
 
     private static SinkSettings settings(Delivery delivery, Compression compression, int maxRows, long maxBytes) {
@@ -149,7 +155,7 @@ class ClickHouseSinkWriterTest {
                 KafkaConnection.plain("localhost:1", Map.of()), KafkaConnection.plain("localhost:1", Map.of()));
     }
 
-    private static final List<String> NAMES = List.of("t", "u", "v", "w", "x", "y", "z");
+    private static final List<String> NAMES = List.of("t", "u", "v", "w", "x", "y", "z", "p");
 
     private static SinkMetrics metrics() {
         return new SinkMetrics(new UnregisteredMetricsGroup(), NAMES);

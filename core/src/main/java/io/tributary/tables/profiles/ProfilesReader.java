@@ -193,7 +193,7 @@ public final class ProfilesReader {
         }
         v.profileRead();
         for (int i = 0; i < samples.size(); i += 2) {
-            sample(r.child(samples.get(i), samples.get(i + 1)));
+            sample(r.child(samples.get(i), samples.get(i + 1)), rows);
             layout.writeRow(v, out);
             rows.rowAdded(OtelTable.PROFILES);
         }
@@ -214,7 +214,7 @@ public final class ProfilesReader {
         return (long) type << 32 | (unit & 0xFFFFFFFFL);
     }
 
-    private void sample(ProtoReader r) throws InvalidProtobufException {
+    private void sample(ProtoReader r, RecordRows rows) throws InvalidProtobufException {
         SampleView v = view;
         v.newSample();
         while (r.next()) {
@@ -255,6 +255,6 @@ public final class ProfilesReader {
         if (v.sampleAttributeIndices.size() > 0 && v.sampleValues.size == 0 && v.timestamps.size == 0) {
             throw ProfilesVersion.attributesWithoutValues();
         }
-        v.sampleRead();
+        v.sampleRead(rows);
     }
 }

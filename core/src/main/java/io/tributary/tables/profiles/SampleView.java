@@ -7,6 +7,7 @@ import io.tributary.otlp.proto.ProtoReader;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.AttributeValue;
 import io.tributary.tables.Hex;
+import io.tributary.tables.RecordRows;
 import io.tributary.tables.WireAttributes;
 import io.tributary.tables.WireEnvelope;
 import io.tributary.tables.WireValues;
@@ -66,12 +67,17 @@ public final class SampleView {
     private int[] frameLine = new int[32];
     private int[] frameMapping = new int[32];
     private long stackHash;
+    /** The least a frame takes in a row: an address, three empty strings and a line number. */
+    private static final int MIN_FRAME_BYTES = 8 + 1 + 1 + 4 + 1;
+    private long maxFrames;
+    private RecordRows overBytes;
     private final Xxh64 hash = new Xxh64();
     // attribute map rendering
     private int[] mapEntry = new int[16];
     private byte[][] mapKey = new byte[16][];
     private int[] mapKeyStart = new int[16];
     private int[] mapKeyLength = new int[16];
+    private int[] mapOrder = new int[16];
     private final IntList valueRanges = new IntList();
 
     SampleView(WireValues values) {
@@ -114,11 +120,18 @@ public final class SampleView {
         timestamps.clear();
     }
 
-    /** Resolves the sample's stack and attributes. */
-    void sampleRead() throws InvalidProtobufException {
+    /**
+     * Resolves the sample's stack and attributes, the frames within what {@code rows} may still
+     * hold: a stack of many locations of many lines each would otherwise multiply into more frames
+     * than any row can hold, before a byte of them is written.
+     */
+    void sampleRead(RecordRows rows) throws InvalidProtobufException {
         sampleAttributes.reset();
         renderAttributes(sampleAttributeIndices, sampleAttributes);
         if (!framesValid || stackIndex != framesOf) {
+            framesValid = false;
+            maxFrames = rows.bytesLeft() / MIN_FRAME_BYTES;
+            overBytes = rows;
             resolveStack(stackIndex);
             framesOf = stackIndex;
             framesValid = true;
@@ -157,6 +170,9 @@ public final class SampleView {
     }
 
     private void frame(long address, int function, int file, int line, int mappingFile) {
+        if (frames >= maxFrames) {
+            throw overBytes.overBytes();
+        }
         if (frames == frameAddress.length) {
             int n = frames * 2;
             frameAddress = Arrays.copyOf(frameAddress, n);
@@ -215,6 +231,7 @@ public final class SampleView {
                 mapKey = Arrays.copyOf(mapKey, c);
                 mapKeyStart = Arrays.copyOf(mapKeyStart, c);
                 mapKeyLength = Arrays.copyOf(mapKeyLength, c);
+                mapOrder = Arrays.copyOf(mapOrder, c);
             }
             int start = d.strings.get(2 * key);
             int length = d.strings.get(2 * key + 1);
@@ -228,42 +245,53 @@ public final class SampleView {
                 mapKeyStart[n] = 0;
                 mapKeyLength[n] = b.length;
             }
-            // a key seen before takes this value where it stands (pcommon.Map.PutEmpty)
-            int same = -1;
-            for (int j = 0; j < n; j++) {
-                if (Arrays.equals(mapKey[j], mapKeyStart[j], mapKeyStart[j] + mapKeyLength[j],
-                        mapKey[n], mapKeyStart[n], mapKeyStart[n] + mapKeyLength[n])) {
-                    same = j;
-                    break;
+            mapEntry[n] = a;
+            mapOrder[n] = n;
+            n++;
+        }
+        // by key bytes; of a key given more than once the last value wins (pcommon.Map.PutEmpty on
+        // the key's entry), then the map is in key order (AttributesToMap): a stable sort by key,
+        // keeping the last of each run of one key
+        if (n > 1) {
+            int[] order = mapOrder;
+            if (n <= 32) {
+                // short lists (all but hostile ones): an insertion sort, stable, without allocating
+                for (int i = 1; i < n; i++) {
+                    int x = order[i];
+                    int j = i - 1;
+                    while (j >= 0 && compareKeys(order[j], x) > 0) {
+                        order[j + 1] = order[j];
+                        j--;
+                    }
+                    order[j + 1] = x;
+                }
+            } else {
+                Integer[] boxed = new Integer[n];
+                for (int i = 0; i < n; i++) {
+                    boxed[i] = i;
+                }
+                Arrays.sort(boxed, this::compareKeys); // stable, n log n
+                for (int i = 0; i < n; i++) {
+                    order[i] = boxed[i];
                 }
             }
-            if (same >= 0) {
-                mapEntry[same] = a;
-            } else {
-                mapEntry[n++] = a;
+            int kept = 0;
+            for (int i = 0; i < n; i++) {
+                int x = order[i];
+                if (i + 1 < n) {
+                    int y = order[i + 1];
+                    if (Arrays.equals(mapKey[x], mapKeyStart[x], mapKeyStart[x] + mapKeyLength[x],
+                            mapKey[y], mapKeyStart[y], mapKeyStart[y] + mapKeyLength[y])) {
+                        continue; // a later value of the same key follows
+                    }
+                }
+                order[kept++] = x;
             }
-        }
-        // sorted by key bytes (insertion sort: attribute lists are short)
-        for (int i = 1; i < n; i++) {
-            int e = mapEntry[i];
-            byte[] kb = mapKey[i];
-            int ks = mapKeyStart[i];
-            int kl = mapKeyLength[i];
-            int j = i - 1;
-            while (j >= 0 && Arrays.compareUnsigned(mapKey[j], mapKeyStart[j], mapKeyStart[j] + mapKeyLength[j], kb, ks, ks + kl) > 0) {
-                mapEntry[j + 1] = mapEntry[j];
-                mapKey[j + 1] = mapKey[j];
-                mapKeyStart[j + 1] = mapKeyStart[j];
-                mapKeyLength[j + 1] = mapKeyLength[j];
-                j--;
-            }
-            mapEntry[j + 1] = e;
-            mapKey[j + 1] = kb;
-            mapKeyStart[j + 1] = ks;
-            mapKeyLength[j + 1] = kl;
+            n = kept;
         }
         out.writeMapSize(n);
-        for (int i = 0; i < n; i++) {
+        for (int k = 0; k < n; k++) {
+            int i = mapOrder[k];
             out.writeString(mapKey[i], mapKeyStart[i], mapKeyLength[i]);
             int a = mapEntry[i];
             valueRanges.clear();
@@ -272,6 +300,11 @@ public final class SampleView {
             }
             values.writeAsString(valueParent, valueRanges, out);
         }
+    }
+
+    private int compareKeys(int x, int y) {
+        return Arrays.compareUnsigned(mapKey[x], mapKeyStart[x], mapKeyStart[x] + mapKeyLength[x],
+                mapKey[y], mapKeyStart[y], mapKeyStart[y] + mapKeyLength[y]);
     }
 
     private void writeStringAt(int i, RowBinaryWriter out) {

@@ -1,16 +1,16 @@
 package io.tributary.tables.profiles;
 
-import io.tributary.otlp.profiles.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
-import io.tributary.otlp.profiles.KeyValueAndUnit;
+import io.tributary.otlp.InvalidOtlpException;
+import io.tributary.otlp.profiles.ExportProfilesServiceRequest;
 import io.tributary.otlp.profiles.Function;
+import io.tributary.otlp.profiles.KeyValueAndUnit;
 import io.tributary.otlp.profiles.Line;
 import io.tributary.otlp.profiles.Location;
 import io.tributary.otlp.profiles.Profile;
 import io.tributary.otlp.profiles.ProfilesDictionary;
 import io.tributary.otlp.profiles.Sample;
 import io.tributary.otlp.profiles.Stack;
-import io.tributary.otlp.InvalidOtlpException;
 import io.tributary.rowbinary.RowBinaryReader;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.tables.OtelTable;
@@ -284,5 +284,45 @@ class ProfilesReaderTest {
         } catch (com.google.protobuf.InvalidProtocolBufferException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @Test
+    void aStackThatMultipliesIntoMoreFramesThanTheRecordMayHoldIsRefusedBeforeItIsResolved() {
+        ProfilesDictionary.Builder d = dictionary();
+        Location.Builder wide = Location.newBuilder().setMappingIndex(1);
+        for (int i = 0; i < 1_000; i++) {
+            wide.addLines(Line.newBuilder().setFunctionIndex(1).setLine(i));
+        }
+        d.addLocationTable(wide); // 3
+        Stack.Builder deep = Stack.newBuilder();
+        for (int i = 0; i < 100_000; i++) {
+            deep.addLocationIndices(3);
+        }
+        d.addStackTable(deep); // 2: 10^8 frames from 300 KB
+        byte[] record = request(d, profile().addSamples(Sample.newBuilder().setStackIndex(2).addValues(1))).toByteArray();
+        assertThat(record.length).isLessThan(1 << 20);
+        assertThatThrownBy(() -> rows(record)).isInstanceOf(io.tributary.tables.OversizedRecordException.class)
+                .hasMessageContaining("decode.max-bytes-per-record");
+    }
+
+    @Test
+    void manyAttributesOfRepeatedKeysResolveInKeyOrderTheLastValueWinning() throws Exception {
+        ProfilesDictionary.Builder d = dictionary();
+        int base = d.getStringTableCount();
+        for (int k = 0; k < 3_000; k++) {
+            d.addStringTable(String.format("k%05d", 2_999 - k));
+        }
+        int attrs = d.getAttributeTableCount();
+        Sample.Builder s = Sample.newBuilder().addValues(1);
+        for (int round = 0; round < 2; round++) {
+            for (int k = 0; k < 3_000; k++) {
+                d.addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(base + k).setValue(str("r" + round)));
+                s.addAttributeIndices(attrs++);
+            }
+        }
+        Map<String, String> m = rows(request(d, profile().addSamples(s))).get(0).sampleAttributes();
+        assertThat(m).hasSize(3_000);
+        assertThat(new java.util.ArrayList<>(m.keySet())).isSorted();
+        assertThat(m.values()).containsOnly("r1");
     }
 }
