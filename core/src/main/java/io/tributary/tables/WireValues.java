@@ -356,5 +356,13 @@ public final class WireValues {
         public void truncate(int size) {
             n = size;
         }
+
+        /** Empties the list and gives back a large array. */
+        public void shrink() {
+            n = 0;
+            if (a.length > 16) {
+                a = new int[16];
+            }
+        }
     }
 }

@@ -51,7 +51,7 @@ public final class TributaryOptions {
     public static final Option<String> KAFKA_ENCODINGS_METRICS =
             new Option<>("kafka.encodings.metrics", "", "The same as `kafka.encodings.traces`, for metric records: `auto`, `otlp_proto`, `otlp_json`", ENCODINGS);
     public static final Option<String> KAFKA_ENCODINGS_PROFILES =
-            new Option<>("kafka.encodings.profiles", "", "The same as `kafka.encodings.traces`, for profile records: `auto`, `otlp_proto`, `otlp_json` (`ExportProfilesServiceRequest` or `ProfilesData` of opentelemetry-proto v1.10/v1.11; a record of another version is a dead letter, see [tables](tables.md#profiles))", ENCODINGS);
+            new Option<>("kafka.encodings.profiles", "", "The same as `kafka.encodings.traces`, for profile records: `auto`, `otlp_proto`, `otlp_json` (`ExportProfilesServiceRequest` or `ProfilesData` of opentelemetry-proto v1.10/v1.11; a protobuf record the job can tell is of another version is a dead letter, see [tables](tables.md#profiles))", ENCODINGS);
     public static final Option<String> KAFKA_HEADER_EXTRACTION_HEADERS =
             new Option<>("kafka.header-extraction.headers", "", "Kafka headers to keep, comma-separated (the collector kafkareceiver's `header_extraction`): each one a record carries becomes the string attribute `kafka.header.<name>` of every resource of the record, for every signal and encoding, replacing an attribute of that name; a header the record lacks adds nothing. Empty: off", new Option.Type<>("comma-separated header names", Options::optionalString));
     public static final Option<StartingOffsets> KAFKA_STARTING_OFFSETS =

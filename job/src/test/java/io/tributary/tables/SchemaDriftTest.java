@@ -56,6 +56,16 @@ class SchemaDriftTest {
                 .isEqualTo(rendered);
     }
 
+    /** The exporter's profiles INSERT (internal/sqltemplates/profiles_insert.sql): its 24 columns, in its order. */
+    @Test
+    void theProfilesInsertHasTheExportersColumnsInItsOrder() {
+        assertThat(io.tributary.tables.profiles.ProfilesSchema.TABLE.insertColumns()).containsExactly("Timestamp",
+                "ProfileId", "SampleType", "SampleUnit", "ServiceName", "ResourceAttributes", "ScopeName", "ScopeVersion",
+                "ProfileAttributes", "SampleAttributes", "StackHash", "Addresses", "FunctionNames", "FileNames",
+                "LineNumbers", "MappingFileNames", "Values", "TimestampsUnixNano", "DurationNano", "Period", "PeriodType",
+                "PeriodUnit", "TraceId", "SpanId");
+    }
+
     @Test
     void materializedAndAliasColumnsAreNeverWritten() {
         assertThat(LogsSchema.MAP_TABLE.insertColumns()).containsExactly(

@@ -52,13 +52,73 @@ final class ProfilesDictionary {
     final IntList stackLocations = new IntList();
 
     private final IntList scratch = new IntList();
+    // per string: 0 not looked at, 1 valid UTF-8, 2 invalid (its replaced bytes in replaced[i])
+    private byte[] validity = new byte[64];
+    private byte[][] replaced = new byte[64][];
+    private int looked;
+    // the heap the tables hold, against the bytes the record may render
+    private long memory;
+    private long budget;
+    private io.tributary.tables.RecordRows rows;
+    /** Entries past which a table's arrays are given back after the record. */
+    private static final int KEEP = 1 << 14;
 
     void clear() {
+        if (functionName.length > KEEP || mappingFile.length > KEEP || locationMapping.length > KEEP
+                || lineFunction.length > KEEP || linkIds.length > 4 * KEEP || attributeKey.length > KEEP
+                || stackFrom.length > KEEP || validity.length > KEEP) {
+            functionName = new int[16];
+            functionFile = new int[16];
+            mappingFile = new int[16];
+            locationMapping = new int[16];
+            locationAddress = new long[16];
+            locationLinesFrom = new int[16];
+            locationLinesTo = new int[16];
+            lineFunction = new int[32];
+            lineNumber = new long[32];
+            linkIds = new int[64];
+            attributeKey = new int[16];
+            attributeValuesFrom = new int[16];
+            attributeValuesTo = new int[16];
+            stackFrom = new int[16];
+            stackTo = new int[16];
+            validity = new byte[64];
+            replaced = new byte[64][];
+        }
+        if (strings.size() > 2 * KEEP || attributeValueRanges.size() > 2 * KEEP || stackLocations.size() > KEEP
+                || scratch.size() > KEEP) {
+            strings.shrink();
+            attributeValueRanges.shrink();
+            stackLocations.shrink();
+            scratch.shrink();
+        }
+        java.util.Arrays.fill(validity, 0, Math.min(looked, validity.length), (byte) 0);
+        java.util.Arrays.fill(replaced, 0, Math.min(looked, replaced.length), null);
+        looked = 0;
+        memory = 0;
         strings.clear();
         functions = mappings = locations = lines = links = attributes = stacks = 0;
         attributeValueRanges.clear();
         stackLocations.clear();
         scratch.clear();
+    }
+
+    /**
+     * Holds the tables' heap to what {@code rows} may still render: the arrays take up to twenty
+     * times the bytes of the entries they index (an empty location is two bytes), which no other
+     * bound sees.
+     */
+    void bound(io.tributary.tables.RecordRows rows) {
+        this.rows = rows;
+        this.budget = rows.bytesLeft();
+    }
+
+    /** Counts {@code bytes} more of the tables' heap. */
+    private void grew(long bytes) {
+        memory += bytes;
+        if (memory > budget) {
+            throw rows.overBytes();
+        }
     }
 
     /** Adds the tables of one occurrence of the dictionary field (its message read by {@code r}). */
@@ -83,6 +143,7 @@ final class ProfilesDictionary {
                     break;
                 case 5:
                     strings.add(r.start(), r.length());
+                    grew(8 + 9);
                     break;
                 case 6:
                     attribute(r.child());
@@ -113,6 +174,7 @@ final class ProfilesDictionary {
                     }
                     break;
                 case 5:
+                    scratch.clear(); // read as protobuf-java reads them, not stored
                     if (Packed.int32s(r, scratch)) {
                         continue;
                     }
@@ -126,6 +188,7 @@ final class ProfilesDictionary {
             mappingFile = Arrays.copyOf(mappingFile, mappings * 2);
         }
         mappingFile[mappings++] = file;
+        grew(4);
     }
 
     private void location(ProtoReader r) throws InvalidProtobufException {
@@ -154,6 +217,7 @@ final class ProfilesDictionary {
                     }
                     break;
                 case 4:
+                    scratch.clear();
                     if (Packed.int32s(r, scratch)) {
                         continue;
                     }
@@ -175,6 +239,7 @@ final class ProfilesDictionary {
         locationLinesFrom[locations] = from;
         locationLinesTo[locations] = lines;
         locations++;
+        grew(20);
     }
 
     private void line(ProtoReader r) throws InvalidProtobufException {
@@ -198,6 +263,7 @@ final class ProfilesDictionary {
         lineFunction[lines] = function;
         lineNumber[lines] = line;
         lines++;
+        grew(12);
     }
 
     private void function(ProtoReader r) throws InvalidProtobufException {
@@ -221,6 +287,7 @@ final class ProfilesDictionary {
         functionName[functions] = name;
         functionFile[functions] = file;
         functions++;
+        grew(8);
     }
 
     private void link(ProtoReader r) throws InvalidProtobufException {
@@ -252,6 +319,7 @@ final class ProfilesDictionary {
         linkIds[p + 1] = traceLength;
         linkIds[p + 2] = spanStart;
         linkIds[p + 3] = spanLength;
+        grew(16);
     }
 
     static void checkId(int length, int expected, String field) {
@@ -285,6 +353,7 @@ final class ProfilesDictionary {
         attributeValuesFrom[attributes] = from;
         attributeValuesTo[attributes] = attributeValueRanges.size();
         attributes++;
+        grew(12 + 8);
     }
 
     private void stack(ProtoReader r) throws InvalidProtobufException {
@@ -301,6 +370,33 @@ final class ProfilesDictionary {
         stackFrom[stacks] = from;
         stackTo[stacks] = stackLocations.size();
         stacks++;
+        grew(8 + 4L * (stackLocations.size() - from));
+    }
+
+    /**
+     * The bytes of string {@code i} as every string column holds them (invalid UTF-8 replaced by
+     * U+FFFD), looked at once per record: null when they are the record's own bytes where the
+     * string lies, else the replaced copy.
+     */
+    byte[] replaced(byte[] buf, int i) {
+        if (i >= validity.length) {
+            int n = Math.max(i + 1, validity.length * 2);
+            validity = java.util.Arrays.copyOf(validity, n);
+            replaced = java.util.Arrays.copyOf(replaced, n);
+        }
+        if (validity[i] == 0) {
+            int start = strings.get(2 * i);
+            int length = strings.get(2 * i + 1);
+            if (io.tributary.otlp.Utf8.isValid(buf, start, length)) {
+                validity[i] = 1;
+            } else {
+                validity[i] = 2;
+                replaced[i] = io.tributary.otlp.Utf8.replaceInvalid(buf, start, length);
+                grew(replaced[i].length);
+            }
+            looked = Math.max(looked, i + 1);
+        }
+        return replaced[i];
     }
 
     /** Whether {@code i} names a string ({@code stringAt}: any other index is ""). */

@@ -45,6 +45,7 @@ public final class ProfilesReader {
         SampleView v = view;
         v.setBuffer(value);
         v.dict.clear();
+        v.dict.bound(rows);
         resourceProfiles.clear();
         ProtoReader r0 = root.reset(value, 0, value.length);
         // the dictionary first, wherever it stands: every sample looks into it
@@ -191,7 +192,7 @@ public final class ProfilesReader {
             }
             throw ProfilesVersion.unknownField("Profile", r);
         }
-        v.profileRead();
+        v.profileRead(samples.size() > 0, rows);
         for (int i = 0; i < samples.size(); i += 2) {
             sample(r.child(samples.get(i), samples.get(i + 1)), rows);
             layout.writeRow(v, out);

@@ -9,7 +9,9 @@ import io.tributary.otlp.proto.ProtoReader;
  * v0.148.0 and the contrib exporter since it writes profiles). The signal is still in development
  * and its messages changed field numbers between releases (v1.9.0's {@code Sample} had its values
  * in field 2, where v1.10 has attribute indices), so a field of a profiles message that v1.10 does
- * not have, or has with another wire type, makes the record a dead letter rather than a wrong row.
+ * not have, or has with another wire type, makes the record a dead letter rather than a wrong row
+ * (one v1.9 shape, a sample with values and timestamps but no attributes or link, cannot be told
+ * apart and reads as v1.10).
  */
 public final class ProfilesVersion {
 
@@ -40,9 +42,9 @@ public final class ProfilesVersion {
 
     /** The refusal of a sample that holds attribute indices but neither values nor timestamps. */
     public static InvalidOtlpException attributesWithoutValues() {
-        return new InvalidOtlpException("profiles record of another proto version: a Sample with field 2 but neither"
-                + " values (field 4) nor timestamps_unix_nano (field 5) is a v1.9.0 Sample, whose field 2 holds its"
-                + " values (in " + READS + " field 2 is attribute_indices, and a Sample must have values or"
+        return new InvalidOtlpException("profiles record of another proto version: a Sample with attribute_indices"
+                + " but neither values nor timestamps_unix_nano is, in protobuf, a v1.9.0 Sample, whose field 2 holds"
+                + " its values (in " + READS + " field 2 is attribute_indices, and a Sample must have values or"
                 + " timestamps); the job reads that version only");
     }
 }

@@ -49,12 +49,12 @@ public final class SampleView {
     int profileIdStart;
     int profileIdLength;
     final IntList profileAttributeIndices = new IntList();
-    private final RowBinaryWriter profileAttributes = new RowBinaryWriter(128);
+    private RowBinaryWriter profileAttributes = new RowBinaryWriter(128);
     // the sample
     int stackIndex;
     int linkIndex;
     final IntList sampleAttributeIndices = new IntList();
-    private final RowBinaryWriter sampleAttributes = new RowBinaryWriter(128);
+    private RowBinaryWriter sampleAttributes = new RowBinaryWriter(128);
     final Packed.LongList sampleValues = new Packed.LongList();
     final Packed.LongList timestamps = new Packed.LongList();
     // the resolved stack: frames, and the stack they are of (samples of one profile often share it)
@@ -67,10 +67,11 @@ public final class SampleView {
     private int[] frameLine = new int[32];
     private int[] frameMapping = new int[32];
     private long stackHash;
-    /** The least a frame takes in a row: an address, three empty strings and a line number. */
-    private static final int MIN_FRAME_BYTES = 8 + 1 + 1 + 4 + 1;
-    private long maxFrames;
+    /** What the frames of the stack being resolved may still take in the row. */
+    private long frameBudget;
     private RecordRows overBytes;
+    private RecordRows overRows;
+    private java.util.function.Supplier<RuntimeException> overSupplier;
     private final Xxh64 hash = new Xxh64();
     // attribute map rendering
     private int[] mapEntry = new int[16];
@@ -78,6 +79,7 @@ public final class SampleView {
     private int[] mapKeyStart = new int[16];
     private int[] mapKeyLength = new int[16];
     private int[] mapOrder = new int[16];
+    private int[] keySeen = new int[16];
     private final IntList valueRanges = new IntList();
 
     SampleView(WireValues values) {
@@ -89,6 +91,31 @@ public final class SampleView {
         this.buf = buf;
         valueParent.reset(buf, 0, 0);
         framesValid = false;
+        if (frameAddress.length > 1 << 14) { // a large stack's frames are not kept past its record
+            frameAddress = new long[32];
+            frameFunction = new int[32];
+            frameFile = new int[32];
+            frameLine = new int[32];
+            frameMapping = new int[32];
+        }
+        if (mapEntry.length > 1 << 14) {
+            mapEntry = new int[16];
+            mapKey = new byte[16][];
+            mapKeyStart = new int[16];
+            mapKeyLength = new int[16];
+            mapOrder = new int[16];
+        }
+        if (keySeen.length > 1 << 14) {
+            keySeen = new int[16];
+        }
+        if (profileAttributes.size() > 1 << 20 || sampleAttributes.size() > 1 << 20) {
+            profileAttributes = new RowBinaryWriter(128);
+            sampleAttributes = new RowBinaryWriter(128);
+        }
+        if (sampleValues.a.length > 1 << 14 || timestamps.a.length > 1 << 14) {
+            sampleValues.a = new long[16];
+            timestamps.a = new long[16];
+        }
     }
 
     /** The resource's {@code service.name}, rendered once per resource. */
@@ -105,11 +132,49 @@ public final class SampleView {
         profileAttributeIndices.clear();
     }
 
-    /** Checks the profile's id and renders its attributes, once for all its samples. */
-    void profileRead() throws InvalidProtobufException {
+    /**
+     * Checks the profile's id and attribute indexes, and renders its attributes once for all its
+     * samples when it has any (a profile without samples writes nothing, and renders nothing).
+     */
+    void profileRead(boolean hasSamples, RecordRows rows) throws InvalidProtobufException {
         ProfilesDictionary.checkId(profileIdLength, 16, "profileId");
         profileAttributes.reset();
+        if (!hasSamples) {
+            checkAttributes(profileAttributeIndices);
+            return;
+        }
+        profileAttributes.limit(limit(rows), over(rows));
         renderAttributes(profileAttributeIndices, profileAttributes);
+    }
+
+    /** The refusal of {@code rows} past their bytes, made once per rows (not per sample). */
+    private java.util.function.Supplier<RuntimeException> over(RecordRows rows) {
+        if (rows != overRows) {
+            overRows = rows;
+            overSupplier = rows::overBytes;
+        }
+        return overSupplier;
+    }
+
+    /** What one rendered value may take: what the record may still render. */
+    private static int limit(RecordRows rows) {
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE - 16, rows.bytesLeft()));
+    }
+
+    /** The exporter's index checks alone (its FromAttributeIndices runs for every profile). */
+    private void checkAttributes(IntList indices) {
+        ProfilesDictionary d = dict;
+        int strings = d.strings.size() / 2;
+        for (int k = 0; k < indices.size(); k++) {
+            int a = indices.get(k);
+            if (a < 0 || a >= d.attributes) {
+                throw new InvalidOtlpException("attribute index " + a + " out of bounds [0, " + d.attributes + ")");
+            }
+            int key = d.attributeKey[a];
+            if (key < 0 || key >= strings) {
+                throw new InvalidOtlpException("key string index " + key + " out of bounds [0, " + strings + ")");
+            }
+        }
     }
 
     /** Forgets the previous sample's fields. */
@@ -127,10 +192,11 @@ public final class SampleView {
      */
     void sampleRead(RecordRows rows) throws InvalidProtobufException {
         sampleAttributes.reset();
+        sampleAttributes.limit(limit(rows), over(rows));
         renderAttributes(sampleAttributeIndices, sampleAttributes);
         if (!framesValid || stackIndex != framesOf) {
             framesValid = false;
-            maxFrames = rows.bytesLeft() / MIN_FRAME_BYTES;
+            frameBudget = rows.bytesLeft();
             overBytes = rows;
             resolveStack(stackIndex);
             framesOf = stackIndex;
@@ -170,7 +236,9 @@ public final class SampleView {
     }
 
     private void frame(long address, int function, int file, int line, int mappingFile) {
-        if (frames >= maxFrames) {
+        // what the frame takes in the row: an address, a line number and three strings
+        frameBudget -= 8 + 4 + stringBytes(function) + stringBytes(file) + stringBytes(mappingFile);
+        if (frameBudget < 0) {
             throw overBytes.overBytes();
         }
         if (frames == frameAddress.length) {
@@ -193,18 +261,26 @@ public final class SampleView {
         hash.update((byte) 0);
     }
 
+    /** What string {@code i} takes in a row: its length and bytes. */
+    private long stringBytes(int i) {
+        if (!dict.hasString(i)) {
+            return 1;
+        }
+        byte[] r = dict.replaced(buf, i);
+        long n = r != null ? r.length : dict.strings.get(2 * i + 1);
+        return n + (n < 128 ? 1 : 5);
+    }
+
     /** Feeds the string as the column holds it (invalid UTF-8 replaced, as every string column). */
     private void hashString(int i) {
         if (!dict.hasString(i)) {
             return;
         }
-        int start = dict.strings.get(2 * i);
-        int length = dict.strings.get(2 * i + 1);
-        if (Utf8.isValid(buf, start, length)) {
-            hash.update(buf, start, length);
+        byte[] r = dict.replaced(buf, i);
+        if (r == null) {
+            hash.update(buf, dict.strings.get(2 * i), dict.strings.get(2 * i + 1));
         } else {
-            byte[] b = Utf8.replaceInvalid(buf, start, length);
-            hash.update(b, 0, b.length);
+            hash.update(r, 0, r.length);
         }
     }
 
@@ -214,16 +290,21 @@ public final class SampleView {
      */
     private void renderAttributes(IntList indices, RowBinaryWriter out) throws InvalidProtobufException {
         ProfilesDictionary d = dict;
-        int n = 0;
+        checkAttributes(indices);
         int strings = d.strings.size() / 2;
+        // the last position of each key index: one pass, whatever the list's length
+        if (keySeen.length < strings) {
+            keySeen = new int[Math.max(strings, keySeen.length * 2)];
+        }
+        for (int k = 0; k < indices.size(); k++) {
+            keySeen[d.attributeKey[indices.get(k)]] = k; // read below only for keys this list sets
+        }
+        int n = 0;
         for (int k = 0; k < indices.size(); k++) {
             int a = indices.get(k);
-            if (a < 0 || a >= d.attributes) {
-                throw new InvalidOtlpException("attribute index " + a + " out of bounds [0, " + d.attributes + ")");
-            }
             int key = d.attributeKey[a];
-            if (key < 0 || key >= strings) {
-                throw new InvalidOtlpException("key string index " + key + " out of bounds [0, " + strings + ")");
+            if (keySeen[key] != k) {
+                continue; // the key comes again later: its last value wins (pcommon.Map.PutEmpty)
             }
             if (n == mapEntry.length) {
                 int c = n * 2;
@@ -233,25 +314,23 @@ public final class SampleView {
                 mapKeyLength = Arrays.copyOf(mapKeyLength, c);
                 mapOrder = Arrays.copyOf(mapOrder, c);
             }
-            int start = d.strings.get(2 * key);
-            int length = d.strings.get(2 * key + 1);
-            if (Utf8.isValid(buf, start, length)) {
+            byte[] replaced = d.replaced(buf, key);
+            if (replaced == null) {
                 mapKey[n] = buf;
-                mapKeyStart[n] = start;
-                mapKeyLength[n] = length;
+                mapKeyStart[n] = d.strings.get(2 * key);
+                mapKeyLength[n] = d.strings.get(2 * key + 1);
             } else {
-                byte[] b = Utf8.replaceInvalid(buf, start, length);
-                mapKey[n] = b;
+                mapKey[n] = replaced;
                 mapKeyStart[n] = 0;
-                mapKeyLength[n] = b.length;
+                mapKeyLength[n] = replaced.length;
             }
             mapEntry[n] = a;
             mapOrder[n] = n;
             n++;
         }
-        // by key bytes; of a key given more than once the last value wins (pcommon.Map.PutEmpty on
-        // the key's entry), then the map is in key order (AttributesToMap): a stable sort by key,
-        // keeping the last of each run of one key
+        // in key order (AttributesToMap); two key strings of the same bytes are one key, the later
+        // value winning: a stable sort by key bytes, keeping the last of each run of one key
+        int filled = n;
         if (n > 1) {
             int[] order = mapOrder;
             if (n <= 32) {
@@ -270,7 +349,7 @@ public final class SampleView {
                 for (int i = 0; i < n; i++) {
                     boxed[i] = i;
                 }
-                Arrays.sort(boxed, this::compareKeys); // stable, n log n
+                Arrays.sort(boxed, this::compareKeys); // stable, n log n, over distinct key strings
                 for (int i = 0; i < n; i++) {
                     order[i] = boxed[i];
                 }
@@ -278,12 +357,8 @@ public final class SampleView {
             int kept = 0;
             for (int i = 0; i < n; i++) {
                 int x = order[i];
-                if (i + 1 < n) {
-                    int y = order[i + 1];
-                    if (Arrays.equals(mapKey[x], mapKeyStart[x], mapKeyStart[x] + mapKeyLength[x],
-                            mapKey[y], mapKeyStart[y], mapKeyStart[y] + mapKeyLength[y])) {
-                        continue; // a later value of the same key follows
-                    }
+                if (i + 1 < n && compareKeys(x, order[i + 1]) == 0) {
+                    continue; // a later value of the same key follows
                 }
                 order[kept++] = x;
             }
@@ -300,6 +375,7 @@ public final class SampleView {
             }
             values.writeAsString(valueParent, valueRanges, out);
         }
+        Arrays.fill(mapKey, 0, filled, null); // no record's bytes kept
     }
 
     private int compareKeys(int x, int y) {

@@ -325,4 +325,79 @@ class ProfilesReaderTest {
         assertThat(new java.util.ArrayList<>(m.keySet())).isSorted();
         assertThat(m.values()).containsOnly("r1");
     }
+
+    @Test
+    void longNamesCountTowardsTheBoundAsTheyWouldInTheRow() {
+        ProfilesDictionary.Builder d = dictionary();
+        int big = d.getStringTableCount();
+        d.addStringTable("f".repeat(1 << 20));
+        int fn = d.getFunctionTableCount();
+        d.addFunctionTable(Function.newBuilder().setNameStrindex(big).setFilenameStrindex(big));
+        Location.Builder wide = Location.newBuilder();
+        for (int i = 0; i < 1_000; i++) {
+            wide.addLines(Line.newBuilder().setFunctionIndex(fn));
+        }
+        int loc = d.getLocationTableCount();
+        d.addLocationTable(wide);
+        Stack.Builder deep = Stack.newBuilder();
+        for (int i = 0; i < 4_000; i++) {
+            deep.addLocationIndices(loc);
+        }
+        int stack = d.getStackTableCount();
+        d.addStackTable(deep);
+        byte[] record = request(d, profile().addSamples(Sample.newBuilder().setStackIndex(stack).addValues(1))).toByteArray();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> rows(record)).isInstanceOf(io.tributary.tables.OversizedRecordException.class);
+        // refused after some 32 frames of 2 MiB, not after hashing 4 million of them
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isLessThan(java.time.Duration.ofSeconds(20));
+    }
+
+    @Test
+    void oneLongKeyListedHalfAMillionTimesIsOneEntryAndInvalidUtf8ReplacedOnce() throws Exception {
+        for (boolean invalid : new boolean[] {false, true}) {
+            ProfilesDictionary.Builder d = dictionary();
+            int key = d.getStringTableCount();
+            d.addStringTable("k".repeat(400_000));
+            int attr = d.getAttributeTableCount();
+            d.addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(key).setValue(str("v")));
+            Sample.Builder s = Sample.newBuilder().addValues(1);
+            for (int i = 0; i < 500_000; i++) {
+                s.addAttributeIndices(attr);
+            }
+            byte[] record = request(d, profile().addSamples(s)).toByteArray();
+            if (invalid) {
+                byte[] run = "k".repeat(400_000).getBytes(StandardCharsets.US_ASCII);
+                int at = indexOf(record, run);
+                java.util.Arrays.fill(record, at, at + run.length, (byte) 0xFF);
+            }
+            Map<String, String> m = rows(record).get(0).sampleAttributes();
+            assertThat(m).hasSize(1);
+            assertThat(m.keySet().iterator().next()).hasSize(400_000)
+                    .startsWith(invalid ? "\uFFFD" : "k");
+        }
+    }
+
+    private static int indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < 64; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new IllegalStateException("not found");
+    }
+
+    @Test
+    void profilesWithoutSamplesCheckTheirAttributeIndexesButRenderNothing() throws Exception {
+        ProfilesDictionary.Builder d = dictionary();
+        d.addAttributeTable(KeyValueAndUnit.newBuilder().setKeyStrindex(10).setValue(str("v".repeat(500_000)))); // 3
+        Profile.Builder[] empty = new Profile.Builder[20_000];
+        java.util.Arrays.setAll(empty, i -> Profile.newBuilder().addAttributeIndices(3));
+        assertThat(rows(request(d, empty))).isEmpty();
+        assertThatThrownBy(() -> rows(request(dictionary(), Profile.newBuilder().addAttributeIndices(7))))
+                .isInstanceOf(InvalidOtlpException.class).hasMessage("attribute index 7 out of bounds [0, 3)");
+    }
 }
