@@ -235,6 +235,9 @@ class OversizedRecordsITCase {
             assertThat(log).doesNotContain("OutOfMemoryError");
 
             for (OtelTable t : OtelTable.values()) {
+                if (t.signal() == io.tributary.otlp.Signal.PROFILES) {
+                    continue; // not among the signals that run by default, which these runs move
+                }
                 List<String> expected = RealServices.rows(plainDb, tableName(t));
                 assertThat(expected).as("%s rows of the normal records", t).isNotEmpty();
                 assertThat(RealServices.rows(hostileDb, tableName(t))).as("%s: every column of every row", t)

@@ -80,6 +80,9 @@ class AutoEncodingITCase {
 
         long rows = 0;
         for (OtelTable t : OtelTable.values()) {
+            if (t.signal() == io.tributary.otlp.Signal.PROFILES) {
+                continue; // not among the signals that run by default, which these runs move
+            }
             List<String> auto = RealServices.rows(mixed, table(t));
             List<String> told = RealServices.rows(proto, table(t));
             assertThat(auto).as(t + ": every column of every row, auto against the encodings told").isEqualTo(told);

@@ -36,44 +36,23 @@ final class Packed {
      * when its wire type is neither varint nor length-delimited.
      */
     static boolean int32s(ProtoReader r, IntList out) throws InvalidProtobufException {
-        if (r.wireType() == ProtoReader.VARINT) {
-            out.add((int) r.readVarint());
-            return true;
-        }
-        if (r.wireType() != ProtoReader.LEN) {
-            return false;
-        }
-        r.readBytes();
-        byte[] b = r.buffer();
-        int p = r.start();
-        int end = p + r.length();
-        while (p < end) {
-            long v = 0;
-            int shift = 0;
-            int from = p;
-            while (true) {
-                if (p >= end) {
-                    throw truncated();
-                }
-                byte x = b[p++];
-                v |= (long) (x & 0x7F) << shift;
-                if (x >= 0) {
-                    break;
-                }
-                shift += 7;
-                if (p - from == 10) {
-                    throw malformed();
-                }
-            }
-            out.add((int) v);
-        }
-        return true;
+        return varints(r, out, null);
     }
 
     /** Reads the current field as a repeated {@code int64} into {@code out}; false for another wire type. */
     static boolean int64s(ProtoReader r, LongList out) throws InvalidProtobufException {
+        return varints(r, null, out);
+    }
+
+    /** A repeated varint field into {@code ints} (each truncated to 32 bits) or {@code longs}. */
+    private static boolean varints(ProtoReader r, IntList ints, LongList longs) throws InvalidProtobufException {
         if (r.wireType() == ProtoReader.VARINT) {
-            out.add(r.readVarint());
+            long v = r.readVarint();
+            if (ints != null) {
+                ints.add((int) v);
+            } else {
+                longs.add(v);
+            }
             return true;
         }
         if (r.wireType() != ProtoReader.LEN) {
@@ -101,10 +80,12 @@ final class Packed {
                     throw malformed();
                 }
             }
-            if (p - from == 10) {
-                v |= Long.MIN_VALUE; // protobuf-java's readRawVarint64: a ten-byte varint has bit 63 set
+            if (ints != null) {
+                ints.add((int) v);
+            } else {
+                // protobuf-java's readRawVarint64: a ten-byte varint has bit 63 set
+                longs.add(p - from == 10 ? v | Long.MIN_VALUE : v);
             }
-            out.add(v);
         }
         return true;
     }
