@@ -95,11 +95,13 @@ class SeveralEndpointsITCase {
                 assertThat(RealServices.metrics(REPORTER, job.getJobID(), "<endpoint>", null, "insertRetries"))
                         .as("the sink's retry counter, registered").isNotEmpty();
                 // A batch sent to the endpoint before it was killed and cut off mid-answer may have been
-                // stored: it counts as a retry, one per sink subtask (two here) at most.
-                // Every batch the killed endpoint refused went to the other one at once, unretried.
+                // stored: it counts as a retry, one per INSERT in flight at the kill at most: two sink
+                // subtasks with sink.max-in-flight 2 each (4 seen on a slow machine, where both slots of
+                // both subtasks were busy). Every batch the killed endpoint refused went to the other
+                // one at once, unretried.
                 assertThat(counter(job.getJobID(), null, "insertRetries"))
                         .as("each batch went to the other endpoint at once; only batches cut off in flight retried")
-                        .isLessThanOrEqualTo(2);
+                        .isLessThanOrEqualTo(2 * 2);
 
                 // once its backoff is over, the revived endpoint takes INSERTs again and is healthy
                 long before = counter(job.getJobID(), labelA, "requests");
