@@ -81,6 +81,26 @@ public final class GoFloat {
      * @throws IllegalArgumentException for NaN and the infinities, which each caller renders its own way
      */
     public static int writeEs6(double v, byte[] b, int off) {
+        return write(v, b, off, false);
+    }
+
+    /** The most bytes {@link #plain} gives: {@code -0.} then 323 zeros and {@code 5} ({@code -5e-324}). */
+    public static final int MAX_PLAIN_LENGTH = 327;
+
+    /**
+     * {@code strconv.FormatFloat(v, 'f', -1, 64)}: the shortest digits that read back as {@code v},
+     * never in exponent form ({@code 1e+21} is {@code 1000000000000000000000}, {@code -0} is
+     * {@code -0}).
+     *
+     * @throws IllegalArgumentException for NaN and the infinities, which each caller renders its own way
+     */
+    public static String plain(double v) {
+        byte[] b = new byte[MAX_PLAIN_LENGTH];
+        int n = write(v, b, 0, true);
+        return new String(b, 0, n, StandardCharsets.US_ASCII);
+    }
+
+    private static int write(double v, byte[] b, int off, boolean plain) {
         long bits = Double.doubleToRawLongBits(v);
         int p = off;
         if (bits < 0) {
@@ -95,7 +115,7 @@ public final class GoFloat {
         if (bq == 0x7FF) {
             throw new IllegalArgumentException("not a finite double: " + v);
         }
-        boolean exponential = mag < ONE_E_MINUS_6 || mag >= ONE_E_21;
+        boolean exponential = !plain && (mag < ONE_E_MINUS_6 || mag >= ONE_E_21);
         long t = mag & T_MASK;
         long c;
         int q;

@@ -190,7 +190,7 @@ public final class Columns {
      */
     public static <R> List<Column<R>> attributes(
             String name, String codec, SchemaFlavor flavor, Function<R, ? extends AttributeValue> value) {
-        if (flavor == SchemaFlavor.MAP) {
+        if (flavor != SchemaFlavor.JSON) {
             return List.of(plain(name, STRING_MAP, STRING_MAP, codec, t -> nullable(t, w -> isStringMap(w)
                     ? (r, out) -> value.apply(r).writeStringMap(out) : null)));
         }
@@ -304,7 +304,7 @@ public final class Columns {
     /** Attributes inside a Nested column: a Map, or for {@code json} a JSON value (no keys column). */
     public static <R> NestedField<R> nestedAttributes(String name, SchemaFlavor flavor,
             IndexedValue<R, ? extends AttributeValue> value) {
-        if (flavor == SchemaFlavor.MAP) {
+        if (flavor != SchemaFlavor.JSON) {
             return new NestedField<>(name, STRING_MAP, STRING_MAP, t -> isStringMap(t)
                     ? (r, i, out) -> value.get(r, i).writeStringMap(out) : null);
         }

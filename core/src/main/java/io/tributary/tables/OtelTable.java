@@ -3,6 +3,7 @@ package io.tributary.tables;
 import io.tributary.otlp.Signal;
 import io.tributary.schema.SchemaFlavor;
 import io.tributary.schema.TableSchema;
+import io.tributary.tables.coroot.CorootSchema;
 import io.tributary.tables.logs.LogsSchema;
 import io.tributary.tables.metrics.MetricsSchema;
 import io.tributary.tables.profiles.ProfilesSchema;
@@ -33,8 +34,15 @@ public enum OtelTable {
         return signal;
     }
 
-    /** The columns and DDL of this table in {@code flavor}. */
+    /**
+     * The columns and DDL of this table in {@code flavor}. Coroot's flavour has tables for traces
+     * and logs only (the configuration refuses the other signals with it); their tables are the
+     * map flavour's there, never written.
+     */
     public TableSchema<?> schema(SchemaFlavor flavor) {
+        if (flavor == SchemaFlavor.COROOT && (this == TRACES || this == LOGS)) {
+            return this == TRACES ? CorootSchema.TRACES : CorootSchema.LOGS;
+        }
         switch (this) {
             case TRACES:
                 return TracesSchema.table(flavor);

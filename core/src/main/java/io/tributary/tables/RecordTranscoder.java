@@ -7,6 +7,8 @@ import io.tributary.encoding.RecordDecoder;
 import io.tributary.encoding.RecordHeaders;
 import io.tributary.otlp.Encoding;
 import io.tributary.otlp.Signal;
+import io.tributary.schema.SchemaFlavor;
+import io.tributary.tables.coroot.CorootReader;
 import io.tributary.tables.logs.LogsReader;
 import io.tributary.tables.metrics.MetricsReader;
 import io.tributary.tables.profiles.ProfilesReader;
@@ -49,11 +51,20 @@ public interface RecordTranscoder {
     /** The transcoder of {@code signal} for records {@code decoder} reads. */
     static RecordTranscoder of(Signal signal, RecordDecoder decoder, HeaderExtraction headers, TableLayouts layouts) {
         Reader reader;
+        boolean coroot = layouts.flavor() == SchemaFlavor.COROOT;
         switch (signal) {
             case TRACES:
+                if (coroot) {
+                    reader = new CorootReader(layouts.of(OtelTable.TRACES), null)::traces;
+                    break;
+                }
                 reader = new TracesReader(layouts.traces())::transcode;
                 break;
             case LOGS:
+                if (coroot) {
+                    reader = new CorootReader(null, layouts.of(OtelTable.LOGS))::logs;
+                    break;
+                }
                 reader = new LogsReader(layouts.logs())::transcode;
                 break;
             case METRICS:

@@ -21,10 +21,17 @@ import java.util.Map;
 /** The {@link TableLayout} of every table the job writes, by {@link OtelTable}. */
 public final class TableLayouts {
 
+    private final SchemaFlavor flavor;
     private final TableLayout<?>[] layouts;
 
-    private TableLayouts(TableLayout<?>[] layouts) {
+    private TableLayouts(SchemaFlavor flavor, TableLayout<?>[] layouts) {
+        this.flavor = flavor;
         this.layouts = layouts;
+    }
+
+    /** The flavour the tables are written in. */
+    public SchemaFlavor flavor() {
+        return flavor;
     }
 
     /** Every table exactly as {@code schema create} makes it in {@code flavor} (for what runs without a server). */
@@ -33,7 +40,7 @@ public final class TableLayouts {
         for (OtelTable t : OtelTable.values()) {
             ls[t.ordinal()] = canonical(t, flavor);
         }
-        return new TableLayouts(ls);
+        return new TableLayouts(flavor, ls);
     }
 
     private static <R> TableLayout<R> canonical(OtelTable t, SchemaFlavor flavor) {
@@ -70,7 +77,7 @@ public final class TableLayouts {
                     + "\nAdd or change those columns (ALTER TABLE ... ADD COLUMN / MODIFY COLUMN), point the job at"
                     + " other tables, or see `bin/tributary schema check`.");
         }
-        return new TableLayouts(ls);
+        return new TableLayouts(flavor, ls);
     }
 
     /** What {@code schema check} prints: per table, what the job writes and leaves to ClickHouse, or what does not fit. */

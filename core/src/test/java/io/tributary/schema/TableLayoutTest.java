@@ -198,6 +198,9 @@ class TableLayoutTest {
     void theColumnsOfRelease01BatchesAreTheInsertColumnsOfTheTablesAsCreated() throws Exception {
         StringBuilder now = new StringBuilder();
         for (SchemaFlavor f : SchemaFlavor.values()) {
+            if (f == SchemaFlavor.COROOT) {
+                continue; // a flavour after release 0.1
+            }
             for (OtelTable t : OtelTable.values()) {
                 if (t == OtelTable.PROFILES) {
                     continue; // a table after release 0.1: no checkpoint of that release holds a batch of it

@@ -272,6 +272,16 @@ public final class TributaryConfig implements Serializable {
         if (get(TributaryOptions.SINK_RETRY_INITIAL_BACKOFF).compareTo(get(TributaryOptions.SINK_RETRY_MAX_BACKOFF)) > 0) {
             throw new ConfigException("sink.retry.initial-backoff: must not exceed sink.retry.max-backoff");
         }
+        if (get(TributaryOptions.CLICKHOUSE_SCHEMA) == io.tributary.schema.SchemaFlavor.COROOT
+                && given.containsKey(TributaryOptions.SIGNALS.key())) {
+            for (Signal s : get(TributaryOptions.SIGNALS)) {
+                if (!CorootSignals.has(s)) {
+                    throw new ConfigException("signals: clickhouse.schema = coroot has tables for traces and logs only,"
+                            + " not for " + s.id() + " (Coroot reads metrics from Prometheus and profiles from its own"
+                            + " tables); run " + s.id() + " in another job with clickhouse.schema = map");
+                }
+            }
+        }
         if (signals().isEmpty()) {
             throw new ConfigException(
                     "signals: no signal is on (each one listed needs a non-empty kafka.topics.<signal>)");
@@ -299,10 +309,18 @@ public final class TributaryConfig implements Serializable {
         return (T) values.get(option.key());
     }
 
-    /** The signals that run: listed in {@code signals} and with a non-empty topic, in enum order. */
+    /**
+     * The signals that run: listed in {@code signals} and with a non-empty topic, in enum order.
+     * With {@code clickhouse.schema = coroot}, which has tables for traces and logs only, the
+     * default {@code signals} leaves the others out (naming them is refused at start).
+     */
     public Set<Signal> signals() {
         Set<Signal> on = EnumSet.noneOf(Signal.class);
+        boolean coroot = get(TributaryOptions.CLICKHOUSE_SCHEMA) == io.tributary.schema.SchemaFlavor.COROOT;
         for (Signal s : get(TributaryOptions.SIGNALS)) {
+            if (coroot && !CorootSignals.has(s)) {
+                continue;
+            }
             if (!io.tributary.kafka.TopicSelection.entries(get(TributaryOptions.topic(s))).isEmpty()) {
                 on.add(s);
             }
@@ -458,6 +476,13 @@ public final class TributaryConfig implements Serializable {
             } else if (v != null) {
                 out.put(key, String.valueOf(v));
             }
+        }
+    }
+
+    /** The signals Coroot's tables hold. */
+    private static final class CorootSignals {
+        static boolean has(Signal s) {
+            return s == Signal.TRACES || s == Signal.LOGS;
         }
     }
 }

@@ -108,7 +108,7 @@ public final class TributaryOptions {
     public static final Option<String> CLICKHOUSE_TABLES_PROFILES =
             new Option<>("clickhouse.tables.profiles", "otel_profiles", "Profile samples table (ClickHouse 26.2 or newer: its text indexes)", Options.STRING);
     public static final Option<SchemaFlavor> CLICKHOUSE_SCHEMA =
-            new Option<>("clickhouse.schema", SchemaFlavor.MAP, "The exporter's table flavour: attributes as `Map` columns, or as `JSON` columns plus `*AttributesKeys` (see docs/tables.md#json-flavour)", Option.Type.oneOf(SchemaFlavor::parse, "map", "json"));
+            new Option<>("clickhouse.schema", SchemaFlavor.MAP, "The tables' flavour: the exporter's, attributes as `Map` columns (`map`) or as `JSON` columns plus `*AttributesKeys` (`json`, see docs/tables.md#json-flavour); or Coroot's `otel_traces` and `otel_logs` with its views, rows in Coroot's conventions (`coroot`, traces and logs only: see docs/tables.md#coroot-flavour)", Option.Type.oneOf(SchemaFlavor::parse, "map", "json", "coroot"));
     public static final Option<Boolean> CLICKHOUSE_CREATE_SCHEMA =
             new Option<>("clickhouse.create-schema", false, "Create the database and the tables of the signals that run at start if missing (MergeTree, as the exporter does; with `sink.delivery exactly-once`, with a deduplication window), as `bin/tributary schema create` does", Options.BOOLEAN);
     public static final Option<Delivery> SINK_DELIVERY =

@@ -9,7 +9,9 @@ import io.tributary.schema.SchemaFlavor;
 import io.tributary.schema.Sql;
 import io.tributary.schema.TableEngine;
 import io.tributary.sink.Delivery;
+import io.tributary.otlp.Signal;
 import io.tributary.tables.OtelTable;
+import io.tributary.tables.coroot.CorootSchema;
 import io.tributary.tables.traces.TracesSchema;
 
 import java.io.IOException;
@@ -66,6 +68,10 @@ public final class SchemaManager {
                 : "";
         List<String> out = new ArrayList<>();
         out.add("CREATE DATABASE IF NOT EXISTS " + Sql.ident(db) + placement.onCluster());
+        if (flavor == SchemaFlavor.COROOT) {
+            out.addAll(corootStatements(config, db, placement, ttl, extra, distributed));
+            return out;
+        }
         for (OtelTable t : OtelTable.values()) {
             if (!config.signals().contains(t.signal())) {
                 continue;
@@ -89,6 +95,35 @@ public final class SchemaManager {
             }
         }
         return out;
+    }
+
+    /**
+     * Coroot's tables and views for the signals that run, as its migration makes them ({@link
+     * CorootSchema}); with {@code distributed}, Coroot's {@code _distributed} tables over them: the
+     * job then writes {@code otel_traces_distributed} and {@code otel_logs_distributed} when
+     * {@code clickhouse.tables.*} name them.
+     */
+    private static List<String> corootStatements(TributaryConfig config, String db, Placement placement, Duration ttl,
+            String extra, boolean distributed) {
+        List<String> out = new ArrayList<>();
+        String traces = config.signals().contains(Signal.TRACES) ? local(config.table(OtelTable.TRACES).name()) : null;
+        String logs = config.signals().contains(Signal.LOGS) ? local(config.table(OtelTable.LOGS).name()) : null;
+        if (logs != null) {
+            out.addAll(CorootSchema.logs(db, logs, placement, ttl, extra));
+        }
+        if (traces != null) {
+            out.addAll(CorootSchema.traces(db, traces, placement, ttl, extra));
+        }
+        if (distributed) {
+            out.addAll(CorootSchema.distributed(db, traces, logs, placement));
+        }
+        return out;
+    }
+
+    /** Coroot's local table behind {@code name}: {@code otel_traces} behind {@code otel_traces_distributed}. */
+    private static String local(String name) {
+        return name.endsWith(CorootSchema.DISTRIBUTED_SUFFIX)
+                ? name.substring(0, name.length() - CorootSchema.DISTRIBUTED_SUFFIX.length()) : name;
     }
 
     /** The sharding key of a Distributed table: the rows' own values (see {@link #statements}). */

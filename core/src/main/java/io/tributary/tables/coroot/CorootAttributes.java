@@ -1,0 +1,65 @@
+package io.tributary.tables.coroot;
+
+import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.schema.AttributeValue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@code Map(LowCardinality(String), String)} value as Coroot's collector fills it: one entry
+ * per key (the last value of a repeated key), written in key byte order. Coroot's tables have no
+ * JSON columns.
+ */
+final class CorootAttributes implements AttributeValue {
+
+    static final CorootAttributes EMPTY = new CorootAttributes(Map.of());
+
+    private final byte[][] keys;
+    private final byte[][] values;
+
+    CorootAttributes(Map<String, byte[]> map) {
+        List<byte[][]> entries = new ArrayList<>(map.size());
+        map.forEach((k, v) -> entries.add(new byte[][] {k.getBytes(StandardCharsets.UTF_8), v}));
+        entries.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
+        keys = new byte[entries.size()][];
+        values = new byte[entries.size()][];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = entries.get(i)[0];
+            values[i] = entries.get(i)[1];
+        }
+    }
+
+    /** The value of {@code key}, or null. */
+    byte[] get(String key) {
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < keys.length; i++) {
+            if (Arrays.equals(keys[i], k)) {
+                return values[i];
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void writeStringMap(RowBinaryWriter out) {
+        out.writeMapSize(keys.length);
+        for (int i = 0; i < keys.length; i++) {
+            out.writeString(keys[i]);
+            out.writeString(values[i]);
+        }
+    }
+
+    @Override
+    public void writeJson(RowBinaryWriter out) {
+        throw new UnsupportedOperationException("Coroot's tables keep attributes in Map columns");
+    }
+
+    @Override
+    public void writeJsonKeys(RowBinaryWriter out) {
+        throw new UnsupportedOperationException("Coroot's tables keep attributes in Map columns");
+    }
+}

@@ -1,0 +1,191 @@
+package io.tributary.tables.coroot;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.opentelemetry.proto.logs.v1.ResourceLogs;
+import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import io.tributary.rowbinary.RowBinaryWriter;
+import io.tributary.schema.TableLayout;
+import io.tributary.tables.Hex;
+import io.tributary.tables.OtelTable;
+import io.tributary.tables.RecordRows;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * OTLP traces and logs records into Coroot's {@code otel_traces} and {@code otel_logs} rows, as
+ * Coroot's own collector makes them from an export request ({@code collector/traces.go}, {@code
+ * collector/logs.go} and {@code collector/utils.go} in coroot/coroot at 370a33f):
+ *
+ * <ul>
+ *   <li>{@code SpanKind} and {@code StatusCode} are the proto enum names ({@code SPAN_KIND_SERVER},
+ *       {@code STATUS_CODE_ERROR}; {@code STATUS_CODE_UNSET} without a status), a number Go's enum
+ *       does not know as its decimal text;
+ *   <li>{@code Timestamp} is the span's start, {@code Duration} end minus start as Int64;
+ *   <li>the scope's name and version, when not empty, are the span's or record's attributes {@code
+ *       otel.scope.name} and {@code otel.scope.version} (replacing attributes of those keys);
+ *   <li>{@code ServiceName} is the text of the resource's last {@code service.name} attribute, "" without one;
+ *   <li>attribute values as {@link CorootValues} renders them; the last value of a repeated key wins;
+ *   <li>a log record's {@code Timestamp} is its {@code time_unix_nano} (not the observed time); a
+ *       record whose time is negative as an Int64 is left out; {@code Body} is the body's string
+ *       value, "" for a body of another kind; {@code SeverityNumber} and {@code TraceFlags} as sent.
+ * </ul>
+ *
+ * <p>Ids are lowercase hex, as pdata holds them on the Collector's Kafka path this job reads: ""
+ * for an absent or all-zero id, and an id of another length makes the record a dead letter (Coroot's
+ * collector, which reads raw protos, would store "00…" for an all-zero id). A record protobuf-java
+ * cannot parse is a dead letter.
+ *
+ * <p>Unlike the exporter flavours' wire readers, this builds protobuf-java messages: the flavour
+ * is opt-in and its rows differ in every attribute map. Not thread-safe: one per task.
+ */
+public final class CorootReader {
+
+    private static final String[] KINDS = {
+        "SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL", "SPAN_KIND_SERVER", "SPAN_KIND_CLIENT", "SPAN_KIND_PRODUCER",
+        "SPAN_KIND_CONSUMER"
+    };
+    private static final String[] STATUS = {"STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"};
+    private static final String SCOPE_NAME = "otel.scope.name";
+    private static final String SCOPE_VERSION = "otel.scope.version";
+    private static final String SERVICE_NAME = "service.name";
+    private static final byte[] EMPTY = new byte[0];
+
+    private final TableLayout<CorootSpan> spans;
+    private final TableLayout<CorootLog> logs;
+    private final CorootSpan span = new CorootSpan();
+    private final CorootLog log = new CorootLog();
+
+    /**
+     * @param spans how {@code otel_traces} is written, or null when traces do not run
+     * @param logs how {@code otel_logs} is written, or null when logs do not run
+     */
+    public CorootReader(TableLayout<CorootSpan> spans, TableLayout<CorootLog> logs) {
+        this.spans = spans;
+        this.logs = logs;
+    }
+
+    /** Appends a row per span of the traces request in {@code value}. */
+    public void traces(byte[] value, RecordRows rows) throws InvalidProtocolBufferException {
+        ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(value);
+        RowBinaryWriter out = rows.writer(OtelTable.TRACES);
+        CorootSpan s = span;
+        for (ResourceSpans rs : request.getResourceSpansList()) {
+            CorootValues values = values(rows);
+            Map<String, byte[]> resource = values.toMap(rs.getResource().getAttributesList());
+            CorootAttributes resourceAttributes = new CorootAttributes(resource);
+            byte[] serviceName = orEmpty(resource.get(SERVICE_NAME));
+            for (ScopeSpans ss : rs.getScopeSpansList()) {
+                for (Span sp : ss.getSpansList()) {
+                    values = values(rows);
+                    s.timestamp = sp.getStartTimeUnixNano();
+                    s.traceId = id(sp.getTraceId(), Hex.TRACE_ID_BYTES, "traceId");
+                    s.spanId = id(sp.getSpanId(), Hex.SPAN_ID_BYTES, "spanId");
+                    s.parentSpanId = id(sp.getParentSpanId(), Hex.SPAN_ID_BYTES, "parentSpanId");
+                    s.traceState = sp.getTraceStateBytes().toByteArray();
+                    s.name = sp.getNameBytes().toByteArray();
+                    s.kind = enumName(KINDS, sp.getKindValue());
+                    s.serviceName = serviceName;
+                    s.resourceAttributes = resourceAttributes;
+                    s.spanAttributes = new CorootAttributes(withScope(values.toMap(sp.getAttributesList()), ss.getScope()));
+                    s.duration = sp.getEndTimeUnixNano() - sp.getStartTimeUnixNano();
+                    s.statusCode = enumName(STATUS, sp.getStatus().getCodeValue());
+                    s.statusMessage = sp.getStatus().getMessageBytes().toByteArray();
+                    int ne = sp.getEventsCount();
+                    s.eventTimes = new long[ne];
+                    s.eventNames = new byte[ne][];
+                    s.eventAttributes = new CorootAttributes[ne];
+                    for (int i = 0; i < ne; i++) {
+                        Span.Event e = sp.getEvents(i);
+                        s.eventTimes[i] = e.getTimeUnixNano();
+                        s.eventNames[i] = e.getNameBytes().toByteArray();
+                        s.eventAttributes[i] = new CorootAttributes(values.toMap(e.getAttributesList()));
+                    }
+                    int nl = sp.getLinksCount();
+                    s.linkTraceIds = new byte[nl][];
+                    s.linkSpanIds = new byte[nl][];
+                    s.linkTraceStates = new byte[nl][];
+                    s.linkAttributes = new CorootAttributes[nl];
+                    for (int i = 0; i < nl; i++) {
+                        Span.Link l = sp.getLinks(i);
+                        s.linkTraceIds[i] = id(l.getTraceId(), Hex.TRACE_ID_BYTES, "links.traceId");
+                        s.linkSpanIds[i] = id(l.getSpanId(), Hex.SPAN_ID_BYTES, "links.spanId");
+                        s.linkTraceStates[i] = l.getTraceStateBytes().toByteArray();
+                        s.linkAttributes[i] = new CorootAttributes(values.toMap(l.getAttributesList()));
+                    }
+                    spans.writeRow(s, out);
+                    rows.rowAdded(OtelTable.TRACES);
+                }
+            }
+        }
+    }
+
+    /** Appends a row per log record of the logs request in {@code value} whose time is not negative. */
+    public void logs(byte[] value, RecordRows rows) throws InvalidProtocolBufferException {
+        ExportLogsServiceRequest request = ExportLogsServiceRequest.parseFrom(value);
+        RowBinaryWriter out = rows.writer(OtelTable.LOGS);
+        CorootLog l = log;
+        for (ResourceLogs rl : request.getResourceLogsList()) {
+            Map<String, byte[]> resource = values(rows).toMap(rl.getResource().getAttributesList());
+            CorootAttributes resourceAttributes = new CorootAttributes(resource);
+            byte[] serviceName = orEmpty(resource.get(SERVICE_NAME));
+            for (ScopeLogs sl : rl.getScopeLogsList()) {
+                for (LogRecord r : sl.getLogRecordsList()) {
+                    if (r.getTimeUnixNano() < 0) {
+                        continue; // collector/logs.go: int64(lr.GetTimeUnixNano()) < 0
+                    }
+                    CorootValues values = values(rows);
+                    l.timestamp = r.getTimeUnixNano();
+                    l.traceId = id(r.getTraceId(), Hex.TRACE_ID_BYTES, "traceId");
+                    l.spanId = id(r.getSpanId(), Hex.SPAN_ID_BYTES, "spanId");
+                    l.traceFlags = r.getFlags();
+                    l.severityText = r.getSeverityTextBytes().toByteArray();
+                    l.severityNumber = r.getSeverityNumberValue();
+                    l.serviceName = serviceName;
+                    l.body = r.getBody().hasStringValue() ? r.getBody().getStringValueBytes().toByteArray() : EMPTY;
+                    l.resourceAttributes = resourceAttributes;
+                    l.logAttributes = new CorootAttributes(withScope(values.toMap(r.getAttributesList()), sl.getScope()));
+                    logs.writeRow(l, out);
+                    rows.rowAdded(OtelTable.LOGS);
+                }
+            }
+        }
+    }
+
+    /** Value rendering bounded by what the record may still render. */
+    private static CorootValues values(RecordRows rows) {
+        return new CorootValues(rows.bytesLeft(), rows::overBytes);
+    }
+
+    private static Map<String, byte[]> withScope(Map<String, byte[]> attributes, InstrumentationScope scope) {
+        if (!scope.getName().isEmpty()) {
+            attributes.put(SCOPE_NAME, scope.getNameBytes().toByteArray());
+        }
+        if (!scope.getVersion().isEmpty()) {
+            attributes.put(SCOPE_VERSION, scope.getVersionBytes().toByteArray());
+        }
+        return attributes;
+    }
+
+    /** Go's {@code String()} of a proto enum: its name, or the number's decimal text for one it does not know. */
+    private static byte[] enumName(String[] names, int number) {
+        String s = number >= 0 && number < names.length ? names[number] : Integer.toString(number);
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] id(ByteString id, int length, String field) {
+        return Hex.idOrEmpty(id, length, field).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] orEmpty(byte[] b) {
+        return b == null ? EMPTY : b;
+    }
+}
