@@ -9,7 +9,7 @@ import java.util.Set;
  * and {@code --label L}.
  *
  * <ul>
- *   <li>{@code decode [--signal traces|logs|metrics|profiles] [--schema map|json] [--encoding proto|json|zipkin_json|zipkin_proto|zipkin_thrift|jaeger_proto|jaeger_json|raw|text|json_lines]
+ *   <li>{@code decode [--signal traces|logs|metrics|profiles] [--schema map|json|coroot] [--encoding proto|json|zipkin_json|zipkin_proto|zipkin_thrift|jaeger_proto|jaeger_json|raw|text|json_lines]
  *       [--compression lz4|zstd|none] [--records N] [--seconds S] [--threads N]}: the hot path
  *       without Flink ({@link DecodeBench}).
  *   <li>{@code job [--sink ours|client-v2|jdbc|all] [--signal traces|logs|metrics|profiles] [--spans N]

@@ -70,7 +70,7 @@ class OtlpJsonWireDifferentialTest {
     static Stream<Arguments> signalsAndFlavours() {
         List<Arguments> out = new ArrayList<>();
         for (Signal s : List.of(Signal.TRACES, Signal.LOGS, Signal.METRICS)) {
-            for (SchemaFlavor f : SchemaFlavor.values()) {
+            for (SchemaFlavor f : List.of(SchemaFlavor.MAP, SchemaFlavor.JSON)) { // the wire readers' flavours
                 out.add(Arguments.of(s, f));
             }
         }

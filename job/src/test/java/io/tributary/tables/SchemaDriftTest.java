@@ -39,7 +39,9 @@ class SchemaDriftTest {
         "traces, json, json/otel_traces.sql",
         "logs, json, json/otel_logs.sql",
         "metrics, json, json/otel_metrics.sql",
-        "profiles, map, otel_profiles.sql"
+        "profiles, map, otel_profiles.sql",
+        "traces, coroot, coroot/otel_traces.sql",
+        "logs, coroot, coroot/otel_logs.sql"
     })
     void sqlFileIsTheRenderedSchema(String signal, String flavor, String file) throws Exception {
         Path sql = Path.of("..", "sql").resolve(file);
