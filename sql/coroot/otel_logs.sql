@@ -1,5 +1,5 @@
 -- Coroot flavour (clickhouse.schema = coroot) of otel_logs: the tables and materialized views Coroot's migration
--- creates for logs (ch/client.go in coroot/coroot at 370a33f), on one server, without a TTL (--ttl adds one).
+-- creates for logs (ch/client.go in coroot/coroot at 370a33f), on one server, with Coroot's default TTL of 7 days.
 -- Generated from the job's table definitions (io.tributary.tables.coroot) by
 --     bin/tributary schema print --signals logs --clickhouse.schema coroot > sql/coroot/otel_logs.sql   (then restore this header)
 -- SchemaDriftTest fails when this file and the code disagree.
@@ -25,6 +25,7 @@ CREATE TABLE IF NOT EXISTS `otel`.`otel_logs` (
 ) ENGINE = MergeTree()
 PARTITION BY toDate(Timestamp)
 ORDER BY (ServiceName, SeverityText, toUnixTimestamp(Timestamp), TraceId)
+TTL toDateTime(Timestamp) + toIntervalDay(7)
 SETTINGS index_granularity=8192, ttl_only_drop_parts = 1;
 
 CREATE TABLE IF NOT EXISTS `otel`.`otel_logs_service_name_severity_text` (
@@ -33,6 +34,7 @@ CREATE TABLE IF NOT EXISTS `otel`.`otel_logs_service_name_severity_text` (
     LastSeen DateTime64(9) CODEC(Delta, ZSTD(1))
 ) ENGINE = ReplacingMergeTree()
 PRIMARY KEY (ServiceName, SeverityText)
+TTL toDateTime(LastSeen) + toIntervalDay(7)
 PARTITION BY toDate(LastSeen);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS `otel`.`otel_logs_service_name_severity_text_mv` TO `otel`.`otel_logs_service_name_severity_text` AS

@@ -1,5 +1,5 @@
 -- Coroot flavour (clickhouse.schema = coroot) of otel_traces: the tables and materialized views Coroot's migration
--- creates for traces (ch/client.go in coroot/coroot at 370a33f), on one server, without a TTL (--ttl adds one).
+-- creates for traces (ch/client.go in coroot/coroot at 370a33f), on one server, with Coroot's default TTL of 7 days.
 -- Generated from the job's table definitions (io.tributary.tables.coroot) by
 --     bin/tributary schema print --signals traces --clickhouse.schema coroot > sql/coroot/otel_traces.sql   (then restore this header)
 -- SchemaDriftTest fails when this file and the code disagree.
@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS `otel`.`otel_traces` (
 ) ENGINE = MergeTree()
 PARTITION BY toDate(Timestamp)
 ORDER BY (ServiceName, SpanName, toUnixTimestamp(Timestamp), TraceId)
+TTL toDateTime(Timestamp) + toIntervalDay(7)
 SETTINGS index_granularity=8192, ttl_only_drop_parts = 1;
 
 ALTER TABLE `otel`.`otel_traces` ADD COLUMN IF NOT EXISTS NetSockPeerAddr LowCardinality(String) MATERIALIZED SpanAttributes['net.sock.peer.addr'] CODEC(ZSTD(1));
@@ -58,6 +59,7 @@ CREATE TABLE IF NOT EXISTS `otel`.`otel_traces_histogram` (
     Total UInt64 CODEC(ZSTD(1)),
     Failed UInt64 CODEC(ZSTD(1))
 ) ENGINE = SummingMergeTree()
+TTL Timestamp + toIntervalDay(7)
 PARTITION BY toDate(Timestamp)
 ORDER BY (ServiceName, SpanName, SpanKind, Root, Timestamp, NetSockPeerAddr, NetPeerName, NetPeerPort, Bucket)
 SETTINGS index_granularity=8192, ttl_only_drop_parts = 1;
@@ -82,6 +84,7 @@ CREATE TABLE IF NOT EXISTS `otel`.`otel_traces_trace_id_ts` (
     End DateTime64(9) CODEC(Delta, ZSTD(1)),
     INDEX idx_trace_id TraceId TYPE bloom_filter(0.01) GRANULARITY 1
 ) ENGINE = MergeTree()
+TTL toDateTime(Start) + toIntervalDay(7)
 PARTITION BY toDate(Start)
 ORDER BY (TraceId, toUnixTimestamp(Start))
 SETTINGS index_granularity=8192, ttl_only_drop_parts = 1;
@@ -100,6 +103,7 @@ CREATE TABLE IF NOT EXISTS `otel`.`otel_traces_service_name` (
     LastSeen DateTime64(9) CODEC(Delta, ZSTD(1))
 ) ENGINE = ReplacingMergeTree()
 PRIMARY KEY (ServiceName)
+TTL toDateTime(LastSeen) + toIntervalDay(7)
 PARTITION BY toDate(LastSeen);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS `otel`.`otel_traces_service_name_mv` TO `otel`.`otel_traces_service_name` AS

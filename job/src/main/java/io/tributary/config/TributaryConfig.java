@@ -272,13 +272,23 @@ public final class TributaryConfig implements Serializable {
         if (get(TributaryOptions.SINK_RETRY_INITIAL_BACKOFF).compareTo(get(TributaryOptions.SINK_RETRY_MAX_BACKOFF)) > 0) {
             throw new ConfigException("sink.retry.initial-backoff: must not exceed sink.retry.max-backoff");
         }
+        if (get(TributaryOptions.CLICKHOUSE_SCHEMA) == io.tributary.schema.SchemaFlavor.COROOT) {
+            for (Signal s : Signal.values()) {
+                String topic = TributaryOptions.topic(s).key();
+                if (!CorootSignals.has(s) && given.containsKey(topic) && !given.get(topic).isBlank()) {
+                    throw new ConfigException(topic + ": clickhouse.schema = coroot has tables for traces and logs only,"
+                            + " not for " + s.id() + "; its records would not be read. Run " + s.id()
+                            + " in another job with clickhouse.schema = map and its own kafka.group-id");
+                }
+            }
+        }
         if (get(TributaryOptions.CLICKHOUSE_SCHEMA) == io.tributary.schema.SchemaFlavor.COROOT
                 && given.containsKey(TributaryOptions.SIGNALS.key())) {
             for (Signal s : get(TributaryOptions.SIGNALS)) {
                 if (!CorootSignals.has(s)) {
                     throw new ConfigException("signals: clickhouse.schema = coroot has tables for traces and logs only,"
                             + " not for " + s.id() + " (Coroot reads metrics from Prometheus and profiles from its own"
-                            + " tables); run " + s.id() + " in another job with clickhouse.schema = map");
+                            + " tables); run " + s.id() + " in another job with clickhouse.schema = map and its own kafka.group-id");
                 }
             }
         }

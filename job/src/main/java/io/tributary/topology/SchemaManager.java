@@ -60,6 +60,10 @@ public final class SchemaManager {
         }
         String db = config.get(TributaryOptions.CLICKHOUSE_DATABASE);
         SchemaFlavor flavor = config.get(TributaryOptions.CLICKHOUSE_SCHEMA);
+        if (flavor == SchemaFlavor.COROOT) {
+            placement = corootPlacement(placement);
+            ttl = ttl == null ? CorootSchema.DEFAULT_TTL : ttl;
+        }
         boolean replicated = placement.engine().name().startsWith("Replicated") || placement.engine().name().startsWith("Shared");
         // a Replicated table keeps replicated_deduplication_window (on by default); a plain one needs its own
         String extra = config.get(TributaryOptions.SINK_DELIVERY) == Delivery.EXACTLY_ONCE && placement.engine().stores()
@@ -118,6 +122,24 @@ public final class SchemaManager {
             out.addAll(CorootSchema.distributed(db, traces, logs, placement));
         }
         return out;
+    }
+
+    /**
+     * The placement of Coroot's tables: Coroot's migration picks the engines itself ({@code
+     * MergeTree()} and its kin on one server, their Replicated forms on a cluster), so {@code
+     * --engine} may only say the same.
+     */
+    private static Placement corootPlacement(Placement placement) {
+        String name = placement.engine().name();
+        boolean fits = placement.cluster() == null ? placement.engine().equals(TableEngine.MERGE_TREE)
+                : name.equals("MergeTree") || name.equals("ReplicatedMergeTree");
+        if (!fits) {
+            throw new IllegalArgumentException("--engine: clickhouse.schema = coroot makes Coroot's tables with Coroot's engines"
+                    + " (MergeTree() and its kin; with --cluster their Replicated forms), not " + placement.engine().sql());
+        }
+        return new Placement(placement.cluster() == null ? TableEngine.MERGE_TREE
+                : TableEngine.parse("ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}')"),
+                placement.cluster());
     }
 
     /** Coroot's local table behind {@code name}: {@code otel_traces} behind {@code otel_traces_distributed}. */

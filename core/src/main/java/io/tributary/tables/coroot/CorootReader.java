@@ -44,6 +44,10 @@ import java.util.Map;
  * collector, which reads raw protos, would store "00…" for an all-zero id). A record protobuf-java
  * cannot parse is a dead letter.
  *
+ * <p>Text fields that are not valid UTF-8 hold protobuf-java's replacement (U+FFFD), as attribute
+ * values do; Coroot's collector, whose Go protobuf refuses them, stores nothing of such a request.
+ * All text a record renders counts against its bytes bound ({@link CorootValues}).
+ *
  * <p>Unlike the exporter flavours' wire readers, this builds protobuf-java messages: the flavour
  * is opt-in and its rows differ in every attribute map. Not thread-safe: one per task.
  */
@@ -78,27 +82,26 @@ public final class CorootReader {
         ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(value);
         RowBinaryWriter out = rows.writer(OtelTable.TRACES);
         CorootSpan s = span;
+        CorootValues values = values(rows);
         for (ResourceSpans rs : request.getResourceSpansList()) {
-            CorootValues values = values(rows);
             Map<String, byte[]> resource = values.toMap(rs.getResource().getAttributesList());
             CorootAttributes resourceAttributes = new CorootAttributes(resource);
             byte[] serviceName = orEmpty(resource.get(SERVICE_NAME));
             for (ScopeSpans ss : rs.getScopeSpansList()) {
                 for (Span sp : ss.getSpansList()) {
-                    values = values(rows);
                     s.timestamp = sp.getStartTimeUnixNano();
                     s.traceId = id(sp.getTraceId(), Hex.TRACE_ID_BYTES, "traceId");
                     s.spanId = id(sp.getSpanId(), Hex.SPAN_ID_BYTES, "spanId");
                     s.parentSpanId = id(sp.getParentSpanId(), Hex.SPAN_ID_BYTES, "parentSpanId");
-                    s.traceState = sp.getTraceStateBytes().toByteArray();
-                    s.name = sp.getNameBytes().toByteArray();
+                    s.traceState = values.text(sp.getTraceStateBytes());
+                    s.name = values.text(sp.getNameBytes());
                     s.kind = enumName(KINDS, sp.getKindValue());
                     s.serviceName = serviceName;
                     s.resourceAttributes = resourceAttributes;
-                    s.spanAttributes = new CorootAttributes(withScope(values.toMap(sp.getAttributesList()), ss.getScope()));
+                    s.spanAttributes = new CorootAttributes(withScope(values, values.toMap(sp.getAttributesList()), ss.getScope()));
                     s.duration = sp.getEndTimeUnixNano() - sp.getStartTimeUnixNano();
                     s.statusCode = enumName(STATUS, sp.getStatus().getCodeValue());
-                    s.statusMessage = sp.getStatus().getMessageBytes().toByteArray();
+                    s.statusMessage = values.text(sp.getStatus().getMessageBytes());
                     int ne = sp.getEventsCount();
                     s.eventTimes = new long[ne];
                     s.eventNames = new byte[ne][];
@@ -106,7 +109,7 @@ public final class CorootReader {
                     for (int i = 0; i < ne; i++) {
                         Span.Event e = sp.getEvents(i);
                         s.eventTimes[i] = e.getTimeUnixNano();
-                        s.eventNames[i] = e.getNameBytes().toByteArray();
+                        s.eventNames[i] = values.text(e.getNameBytes());
                         s.eventAttributes[i] = new CorootAttributes(values.toMap(e.getAttributesList()));
                     }
                     int nl = sp.getLinksCount();
@@ -118,7 +121,7 @@ public final class CorootReader {
                         Span.Link l = sp.getLinks(i);
                         s.linkTraceIds[i] = id(l.getTraceId(), Hex.TRACE_ID_BYTES, "links.traceId");
                         s.linkSpanIds[i] = id(l.getSpanId(), Hex.SPAN_ID_BYTES, "links.spanId");
-                        s.linkTraceStates[i] = l.getTraceStateBytes().toByteArray();
+                        s.linkTraceStates[i] = values.text(l.getTraceStateBytes());
                         s.linkAttributes[i] = new CorootAttributes(values.toMap(l.getAttributesList()));
                     }
                     spans.writeRow(s, out);
@@ -133,8 +136,9 @@ public final class CorootReader {
         ExportLogsServiceRequest request = ExportLogsServiceRequest.parseFrom(value);
         RowBinaryWriter out = rows.writer(OtelTable.LOGS);
         CorootLog l = log;
+        CorootValues values = values(rows);
         for (ResourceLogs rl : request.getResourceLogsList()) {
-            Map<String, byte[]> resource = values(rows).toMap(rl.getResource().getAttributesList());
+            Map<String, byte[]> resource = values.toMap(rl.getResource().getAttributesList());
             CorootAttributes resourceAttributes = new CorootAttributes(resource);
             byte[] serviceName = orEmpty(resource.get(SERVICE_NAME));
             for (ScopeLogs sl : rl.getScopeLogsList()) {
@@ -142,17 +146,16 @@ public final class CorootReader {
                     if (r.getTimeUnixNano() < 0) {
                         continue; // collector/logs.go: int64(lr.GetTimeUnixNano()) < 0
                     }
-                    CorootValues values = values(rows);
                     l.timestamp = r.getTimeUnixNano();
                     l.traceId = id(r.getTraceId(), Hex.TRACE_ID_BYTES, "traceId");
                     l.spanId = id(r.getSpanId(), Hex.SPAN_ID_BYTES, "spanId");
                     l.traceFlags = r.getFlags();
-                    l.severityText = r.getSeverityTextBytes().toByteArray();
+                    l.severityText = values.text(r.getSeverityTextBytes());
                     l.severityNumber = r.getSeverityNumberValue();
                     l.serviceName = serviceName;
-                    l.body = r.getBody().hasStringValue() ? r.getBody().getStringValueBytes().toByteArray() : EMPTY;
+                    l.body = r.getBody().hasStringValue() ? values.text(r.getBody().getStringValueBytes()) : EMPTY;
                     l.resourceAttributes = resourceAttributes;
-                    l.logAttributes = new CorootAttributes(withScope(values.toMap(r.getAttributesList()), sl.getScope()));
+                    l.logAttributes = new CorootAttributes(withScope(values, values.toMap(r.getAttributesList()), sl.getScope()));
                     logs.writeRow(l, out);
                     rows.rowAdded(OtelTable.LOGS);
                 }
@@ -160,17 +163,18 @@ public final class CorootReader {
         }
     }
 
-    /** Value rendering bounded by what the record may still render. */
+    /** Text rendering for one record, bounded by what the record may still render. */
     private static CorootValues values(RecordRows rows) {
         return new CorootValues(rows.bytesLeft(), rows::overBytes);
     }
 
-    private static Map<String, byte[]> withScope(Map<String, byte[]> attributes, InstrumentationScope scope) {
-        if (!scope.getName().isEmpty()) {
-            attributes.put(SCOPE_NAME, scope.getNameBytes().toByteArray());
+    private static Map<String, byte[]> withScope(CorootValues values, Map<String, byte[]> attributes,
+            InstrumentationScope scope) {
+        if (!scope.getNameBytes().isEmpty()) {
+            attributes.put(SCOPE_NAME, values.text(scope.getNameBytes()));
         }
-        if (!scope.getVersion().isEmpty()) {
-            attributes.put(SCOPE_VERSION, scope.getVersionBytes().toByteArray());
+        if (!scope.getVersionBytes().isEmpty()) {
+            attributes.put(SCOPE_VERSION, values.text(scope.getVersionBytes()));
         }
         return attributes;
     }

@@ -39,6 +39,13 @@ import java.util.List;
  */
 public final class CorootSchema {
 
+    /**
+     * The TTL of Coroot's tables when none is given: Coroot's default ({@code TracesTTL} and {@code
+     * LogsTTL}, 7 days). Coroot's migration never adds one to a table that exists, so tables made
+     * without one would keep every row.
+     */
+    public static final Duration DEFAULT_TTL = Duration.ofDays(7);
+
     /** Suffix of Coroot's Distributed tables ({@code otel_traces_distributed}). */
     public static final String DISTRIBUTED_SUFFIX = "_distributed";
 

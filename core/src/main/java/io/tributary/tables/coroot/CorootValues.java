@@ -1,10 +1,11 @@
 package io.tributary.tables.coroot;
 
+import com.google.protobuf.ByteString;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.tributary.otlp.GoFloat;
 
-import java.io.ByteArrayOutputStream;
+import com.google.protobuf.ByteString;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,9 +23,11 @@ import java.util.function.Supplier;
  * object of its values' strings (keys sorted, the last of a repeated key wins); a value of no kind
  * as {@code unknown attribute value type: <nil>}.
  *
- * <p>A nested array escapes its elements' JSON again at every level, so a deep value can grow
- * exponentially: rendering stops with the caller's refusal once the text passes the bytes the
- * record may still render.
+ * <p>One instance renders the values of one record, within the bytes the record may still
+ * render: every text it makes counts against that budget (a nested value at each level it is
+ * rendered), and past it rendering stops with the caller's refusal. A nested array escapes its
+ * elements' JSON again at every level, so a value of a few hundred bytes could otherwise grow to
+ * gigabytes, and many such values in one record would hold them all at once. Not thread-safe.
  */
 final class CorootValues {
 
@@ -36,30 +39,53 @@ final class CorootValues {
     /** {@code fmt.Sprintf("unknown attribute value type: %T", nil)}: an AnyValue with no value set. */
     static final byte[] UNKNOWN = ascii("unknown attribute value type: <nil>");
     private static final byte[] HEX = ascii("0123456789abcdef");
+    private static final byte[] REPLACEMENT = ascii("\\ufffd");
 
-    private final long limit;
+    private long left;
     private final Supplier<? extends RuntimeException> over;
 
     /**
-     * @param limit the most bytes one value may take
+     * @param budget the bytes the record's texts may take together
      * @param over the refusal thrown past it
      */
-    CorootValues(long limit, Supplier<? extends RuntimeException> over) {
-        this.limit = limit;
+    CorootValues(long budget, Supplier<? extends RuntimeException> over) {
+        this.left = budget;
         this.over = over;
+    }
+
+    /** Counts {@code n} bytes of text against the budget. */
+    private void spend(long n) {
+        left -= n;
+        if (left < 0) {
+            throw over.get();
+        }
+    }
+
+    /** Text of a string field as the record's rows hold it: its bytes, or protobuf-java's replacement of invalid UTF-8. */
+    byte[] text(ByteString b) {
+        byte[] out = b.isValidUtf8() ? b.toByteArray() : b.toStringUtf8().getBytes(StandardCharsets.UTF_8);
+        spend(out.length);
+        return out;
     }
 
     /** Coroot's {@code attributesToMap}: each key to its value's text, the last of a repeated key winning. */
     Map<String, byte[]> toMap(List<KeyValue> kvs) {
         Map<String, byte[]> m = new LinkedHashMap<>(Math.max(4, kvs.size() * 2));
         for (KeyValue kv : kvs) {
+            spend(kv.getKey().length());
             m.put(kv.getKey(), toText(kv.getValue()));
         }
         return m;
     }
 
-    /** The text of {@code v} as Coroot's {@code valueToString} gives it, in bytes. */
+    /** The text of {@code v} as Coroot's {@code valueToString} gives it, in bytes, counted against the budget. */
     byte[] toText(AnyValue v) {
+        byte[] out = render(v);
+        spend(out.length);
+        return out;
+    }
+
+    private byte[] render(AnyValue v) {
         switch (v.getValueCase()) {
             case STRING_VALUE:
                 return v.getStringValueBytes().isValidUtf8() ? v.getStringValueBytes().toByteArray()
@@ -83,45 +109,73 @@ final class CorootValues {
             case ARRAY_VALUE: {
                 List<AnyValue> vs = v.getArrayValue().getValuesList();
                 Json j = new Json();
-                j.out.write('[');
+                j.write('[');
                 for (int i = 0; i < vs.size(); i++) {
                     if (i > 0) {
-                        j.out.write(',');
+                        j.write(',');
                     }
                     j.string(toText(vs.get(i)));
                 }
-                j.out.write(']');
-                return j.out.toByteArray();
+                j.write(']');
+                return j.toByteArray();
             }
             case KVLIST_VALUE: {
                 Map<String, byte[]> m = new LinkedHashMap<>();
                 for (KeyValue kv : v.getKvlistValue().getValuesList()) {
+                    spend(kv.getKey().length());
                     m.put(kv.getKey(), toText(kv.getValue()));
                 }
                 List<byte[][]> entries = new ArrayList<>(m.size());
                 m.forEach((k, val) -> entries.add(new byte[][] {k.getBytes(StandardCharsets.UTF_8), val}));
                 entries.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0])); // encoding/json sorts a map's keys
                 Json j = new Json();
-                j.out.write('{');
+                j.write('{');
                 for (int i = 0; i < entries.size(); i++) {
                     if (i > 0) {
-                        j.out.write(',');
+                        j.write(',');
                     }
                     j.string(entries.get(i)[0]);
-                    j.out.write(':');
+                    j.write(':');
                     j.string(entries.get(i)[1]);
                 }
-                j.out.write('}');
-                return j.out.toByteArray();
+                j.write('}');
+                return j.toByteArray();
             }
             default:
                 return UNKNOWN;
         }
     }
 
-    /** Text written as {@code encoding/json} writes a Go string, within {@link #limit}. */
+    /** Text written as {@code encoding/json} writes it, within the budget: a growable array, unsynchronized. */
     private final class Json {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+        private byte[] buf = new byte[64];
+        private int size;
+
+        void write(int b) {
+            if (size == buf.length) {
+                grow(1);
+            }
+            buf[size++] = (byte) b;
+        }
+
+        private void write(byte[] b, int off, int n) {
+            if (size + n > buf.length) {
+                grow(n);
+            }
+            System.arraycopy(b, off, buf, size, n);
+            size += n;
+        }
+
+        private void grow(int n) {
+            if (size + (long) n > left) {
+                throw over.get(); // the text alone would pass what the record may still render
+            }
+            buf = java.util.Arrays.copyOf(buf, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(size + (long) n, 2L * buf.length)));
+        }
+
+        byte[] toByteArray() {
+            return java.util.Arrays.copyOf(buf, size);
+        }
 
         /**
          * {@code encoding/json}'s string with HTML escaping (as {@code json.Marshal} does): {@code
@@ -130,72 +184,69 @@ final class CorootValues {
          * start valid UTF-8 as {@code \\ufffd}.
          */
         void string(byte[] s) {
-            out.write('"');
+            write('"');
             int i = 0;
             while (i < s.length) {
-                if (out.size() > limit) {
-                    throw over.get();
-                }
                 int b = s[i] & 0xFF;
                 if (b < 0x80) {
                     if (b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&') {
-                        out.write(b);
+                        write(b);
                     } else {
-                        switch (b) {
-                            case '"':
-                            case '\\':
-                                out.write('\\');
-                                out.write(b);
-                                break;
-                            case '\b':
-                                out.write('\\');
-                                out.write('b');
-                                break;
-                            case '\f':
-                                out.write('\\');
-                                out.write('f');
-                                break;
-                            case '\n':
-                                out.write('\\');
-                                out.write('n');
-                                break;
-                            case '\r':
-                                out.write('\\');
-                                out.write('r');
-                                break;
-                            case '\t':
-                                out.write('\\');
-                                out.write('t');
-                                break;
-                            default:
-                                out.write('\\');
-                                out.write('u');
-                                out.write('0');
-                                out.write('0');
-                                out.write(HEX[b >> 4]);
-                                out.write(HEX[b & 0xF]);
-                        }
+                        escape(b);
                     }
                     i++;
                     continue;
                 }
                 int n = runeLength(s, i);
                 if (n == 0) {
-                    out.writeBytes(ascii("\\ufffd"));
+                    write(REPLACEMENT, 0, REPLACEMENT.length);
                     i++;
                     continue;
                 }
                 if (n == 3 && b == 0xE2 && (s[i + 1] & 0xFF) == 0x80 && ((s[i + 2] & 0xFF) == 0xA8 || (s[i + 2] & 0xFF) == 0xA9)) {
-                    out.writeBytes(ascii((s[i + 2] & 0xFF) == 0xA8 ? "\\u2028" : "\\u2029"));
+                    write('\\');
+                    write('u');
+                    write('2');
+                    write('0');
+                    write('2');
+                    write((s[i + 2] & 0xFF) == 0xA8 ? '8' : '9');
                 } else {
-                    out.write(s, i, n);
+                    write(s, i, n);
                 }
                 i += n;
             }
-            if (out.size() > limit) {
-                throw over.get();
+            write('"');
+        }
+
+        private void escape(int b) {
+            write('\\');
+            switch (b) {
+                case '"':
+                case '\\':
+                    write(b);
+                    return;
+                case '\b':
+                    write('b');
+                    return;
+                case '\f':
+                    write('f');
+                    return;
+                case '\n':
+                    write('n');
+                    return;
+                case '\r':
+                    write('r');
+                    return;
+                case '\t':
+                    write('t');
+                    return;
+                default:
+                    write('u');
+                    write('0');
+                    write('0');
+                    write(HEX[b >> 4]);
+                    write(HEX[b & 0xF]);
             }
-            out.write('"');
         }
     }
 

@@ -171,4 +171,29 @@ class CorootReaderTest {
         assertThatThrownBy(() -> rows(Signal.TRACES, req)).isInstanceOf(InvalidOtlpException.class)
                 .hasMessage("links.traceId must be 16 bytes, got 3");
     }
+
+    /**
+     * From the review: each of many small attributes nests one quoted string in 18 arrays, which
+     * Coroot's rendering re-escapes at every level (143 bytes become 17 MB); 60 of them are 9 KB
+     * of record. The texts of one record share its bytes bound, so it is refused once that much
+     * is rendered, not after each value has taken the whole bound.
+     */
+    @Test
+    void manySmallValuesThatGrowExponentiallyShareTheRecordsBound() {
+        AnyValue v = AnyValue.newBuilder().setStringValue("\"".repeat(64)).build();
+        for (int i = 0; i < 18; i++) {
+            v = AnyValue.newBuilder().setArrayValue(io.opentelemetry.proto.common.v1.ArrayValue.newBuilder().addValues(v)).build();
+        }
+        Span.Builder span = Span.newBuilder().setName("bomb");
+        for (int i = 0; i < 60; i++) {
+            span.addAttributes(KeyValue.newBuilder().setKey("k" + i).setValue(v));
+        }
+        byte[] req = ExportTraceServiceRequest.newBuilder().addResourceSpans(ResourceSpans.newBuilder()
+                .addScopeSpans(ScopeSpans.newBuilder().addSpans(span))).build().toByteArray();
+        assertThat(req.length).isLessThan(10_000);
+        RecordRows rows = new RecordRows(LAYOUTS, new io.tributary.tables.RecordBounds(1_000_000, 64 << 20));
+        assertThatThrownBy(() -> RecordTranscoder.of(Signal.TRACES, Encoding.OTLP_PROTO, LAYOUTS).transcode(req, rows))
+                .isInstanceOf(io.tributary.tables.OversizedRecordException.class)
+                .hasMessageContaining("decode.max-bytes-per-record");
+    }
 }

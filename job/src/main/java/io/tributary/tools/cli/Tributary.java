@@ -156,6 +156,10 @@ public final class Tributary {
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("--ttl: invalid duration '" + extra.get("ttl") + "'");
         }
+        if (ttl != null && !ttl.isZero() && ttl.getSeconds() < 1) {
+            throw new IllegalArgumentException("--ttl: " + extra.get("ttl") + " is under a second, which would expire every"
+                    + " row at once; give whole seconds or more (0 for none)");
+        }
         TributaryConfig c = parsed.config();
         String db = c.get(TributaryOptions.CLICKHOUSE_DATABASE);
         if (args[0].equals("print")) {
