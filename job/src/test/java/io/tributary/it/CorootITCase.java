@@ -25,6 +25,7 @@ import io.tributary.deadletter.DeadLetterSerializer;
 import io.tributary.otlp.Signal;
 import io.tributary.otlp.json.OtlpJsonWriter;
 import io.tributary.schema.TableEngine;
+import io.tributary.sink.Delivery;
 import io.tributary.testing.RealServices;
 import io.tributary.topology.SchemaManager;
 import io.tributary.topology.TributaryTopology;
@@ -34,6 +35,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,8 +65,10 @@ class CorootITCase {
     private static final String TO = "toDateTime64('2026-01-15 10:30:00.000000000', 9)";
     private static final String BUCKETS = "[0, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000]";
 
-    @Test
-    void coroots_own_queries_show_the_corpus() throws Exception {
+    /** In both delivery modes: exactly once is what tables.md recommends for Coroot's summing views. */
+    @ParameterizedTest
+    @EnumSource(Delivery.class)
+    void coroots_own_queries_show_the_corpus(Delivery delivery) throws Exception {
         String p = RealServices.uniqueName("it_coroot");
         String spans = p + "_spans", logs = p + "_logs", dlq = p + "_dlq";
         for (String t : List.of(spans, logs, dlq)) {
@@ -84,7 +89,8 @@ class CorootITCase {
             "--parallelism", "1",
             "--clickhouse.url", RealServices.clickHouseUrl(),
             "--clickhouse.database", p,
-            "--checkpoint.interval", "1h"
+            "--checkpoint.interval", "1h",
+            "--sink.delivery", delivery.id()
         });
         assertThat(config.signals()).as("coroot has no metrics tables: the default signals leave metrics out")
                 .containsExactly(Signal.TRACES, Signal.LOGS);
