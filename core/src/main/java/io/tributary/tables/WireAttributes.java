@@ -24,17 +24,19 @@ public final class WireAttributes implements AttributeValue {
     private ProtoReader parent;
     private final IntList ranges = new IntList();
     private final IntList valueRanges = new IntList();
-    private final RowBinaryWriter rendered = new RowBinaryWriter(256);
-    private final RowBinaryWriter entries = new RowBinaryWriter(512);
-    private int[] keyAt = new int[16];
-    private int[] keyStart = new int[16];
-    private int[] keyEnd = new int[16];
-    private int[] entryEnd = new int[16];
-    private int[] valueStart = new int[16];
-    private int[] valueLength = new int[16];
+    // made at first use: a span may hold many lists (one per event and link), most of them empty
+    private RowBinaryWriter rendered;
+    private RowBinaryWriter entries;
+    private static final int[] NONE = new int[0];
+    private int[] keyAt = NONE;
+    private int[] keyStart = NONE;
+    private int[] keyEnd = NONE;
+    private int[] entryEnd = NONE;
+    private int[] valueStart = NONE;
+    private int[] valueLength = NONE;
     private byte[] sortKeys;
-    private int[] order = new int[16];
-    private int[] sortScratch = new int[16];
+    private int[] order = NONE;
+    private int[] sortScratch = NONE;
     private boolean mapReady;
     /** A shared list's JSON value, rendered once; and the keys value, made along with it once a keys column has been asked for. */
     private RowBinaryWriter renderedJson;
@@ -78,6 +80,9 @@ public final class WireAttributes implements AttributeValue {
             return;
         }
         if (!mapReady) {
+            if (rendered == null) {
+                rendered = new RowBinaryWriter(256);
+            }
             rendered.reset();
             render(rendered);
             mapReady = true;
@@ -178,7 +183,7 @@ public final class WireAttributes implements AttributeValue {
 
     private void ensureCapacity(int n) {
         if (keyStart.length < n) {
-            int c = Math.max(n, keyStart.length * 2);
+            int c = Math.max(Math.max(n, 16), keyStart.length * 2);
             keyAt = new int[c];
             keyStart = new int[c];
             keyEnd = new int[c];
@@ -192,6 +197,9 @@ public final class WireAttributes implements AttributeValue {
 
     /** The general case: every entry rendered, then ordered by its rendered key. */
     private void renderInOrder(RowBinaryWriter out, int n) throws InvalidProtobufException {
+        if (entries == null) {
+            entries = new RowBinaryWriter(512);
+        }
         entries.reset();
         for (int i = 0; i < n; i++) {
             ProtoReader r = readKeyValue(i);

@@ -321,12 +321,13 @@ public final class WireValues {
 
     /** A growable list of ints, reused: ranges (start, length) of occurrences of a field. */
     public static final class IntList {
-        private int[] a = new int[16];
+        private static final int[] NONE = new int[0];
+        private int[] a = NONE; // allocated at the first add: many lists stay empty (events without attributes)
         private int n;
 
         public void add(int x) {
             if (n == a.length) {
-                a = java.util.Arrays.copyOf(a, n * 2);
+                a = java.util.Arrays.copyOf(a, Math.max(16, n * 2));
             }
             a[n++] = x;
         }
@@ -361,7 +362,7 @@ public final class WireValues {
         public void shrink() {
             n = 0;
             if (a.length > 16) {
-                a = new int[16];
+                a = NONE;
             }
         }
     }

@@ -272,7 +272,8 @@ public final class TributaryConfig implements Serializable {
         if (get(TributaryOptions.SINK_RETRY_INITIAL_BACKOFF).compareTo(get(TributaryOptions.SINK_RETRY_MAX_BACKOFF)) > 0) {
             throw new ConfigException("sink.retry.initial-backoff: must not exceed sink.retry.max-backoff");
         }
-        if (get(TributaryOptions.CLICKHOUSE_SCHEMA) == io.tributary.schema.SchemaFlavor.COROOT) {
+        if (get(TributaryOptions.CLICKHOUSE_SCHEMA) == io.tributary.schema.SchemaFlavor.COROOT
+                && !given.containsKey(TributaryOptions.SIGNALS.key())) { // a topic of a signal left out of signals is not read
             for (Signal s : Signal.values()) {
                 String topic = TributaryOptions.topic(s).key();
                 if (!CorootSignals.has(s) && given.containsKey(topic) && !given.get(topic).isBlank()) {

@@ -130,16 +130,16 @@ public final class SchemaManager {
      * --engine} may only say the same.
      */
     private static Placement corootPlacement(Placement placement) {
-        String name = placement.engine().name();
-        boolean fits = placement.cluster() == null ? placement.engine().equals(TableEngine.MERGE_TREE)
-                : name.equals("MergeTree") || name.equals("ReplicatedMergeTree");
+        TableEngine replicated = TableEngine.parse("ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}')");
+        String sql = placement.engine().sql();
+        boolean fits = placement.engine().equals(TableEngine.MERGE_TREE)
+                || placement.cluster() != null && (sql.equals("ReplicatedMergeTree()") || placement.engine().equals(replicated));
         if (!fits) {
             throw new IllegalArgumentException("--engine: clickhouse.schema = coroot makes Coroot's tables with Coroot's engines"
-                    + " (MergeTree() and its kin; with --cluster their Replicated forms), not " + placement.engine().sql());
+                    + " (MergeTree() and its kin; with --cluster their Replicated forms on Coroot's paths"
+                    + " '/clickhouse/tables/{shard}/{database}/{table}'), not " + sql);
         }
-        return new Placement(placement.cluster() == null ? TableEngine.MERGE_TREE
-                : TableEngine.parse("ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}')"),
-                placement.cluster());
+        return new Placement(placement.cluster() == null ? TableEngine.MERGE_TREE : replicated, placement.cluster());
     }
 
     /** Coroot's local table behind {@code name}: {@code otel_traces} behind {@code otel_traces_distributed}. */

@@ -71,5 +71,11 @@ class CorootSchemaManagerTest {
         assertThatThrownBy(() -> coroot("--kafka.topics.metrics", "m")).isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("kafka.topics.metrics: clickhouse.schema = coroot has tables for traces and logs only");
         assertThat(coroot("--kafka.topics.metrics", "").signals()).hasSize(2);
+        assertThat(coroot("--signals", "traces,logs", "--kafka.topics.metrics", "m").signals())
+                .as("a topic of a signal that signals leaves out is not read: no refusal").hasSize(2);
+        assertThatThrownBy(() -> SchemaManager.script(coroot(), new Placement(TableEngine.parse("ReplicatedMergeTree('/p/{table}',"
+                + " '{replica}')"), "c1"), null, false)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--engine:");
+        assertThat(SchemaManager.script(coroot(), new Placement(TableEngine.parse("ReplicatedMergeTree"), "c1"), null, false))
+                .contains("ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}')");
     }
 }

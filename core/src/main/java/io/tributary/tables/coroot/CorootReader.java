@@ -5,6 +5,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
@@ -18,6 +19,7 @@ import io.tributary.tables.OtelTable;
 import io.tributary.tables.RecordRows;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,9 +46,10 @@ import java.util.Map;
  * collector, which reads raw protos, would store "00…" for an all-zero id). A record protobuf-java
  * cannot parse is a dead letter.
  *
- * <p>Text fields that are not valid UTF-8 hold protobuf-java's replacement (U+FFFD), as attribute
- * values do; Coroot's collector, whose Go protobuf refuses them, stores nothing of such a request.
- * All text a record renders counts against its bytes bound ({@link CorootValues}).
+ * <p>A string field that is not valid UTF-8 makes the record a dead letter (protobuf-java refuses
+ * it, as Coroot's Go protobuf refuses the request); bytes values are stored raw, as Coroot stores
+ * them. All text a record renders, and each span, event, link and key-value, counts against its
+ * bytes bound ({@link CorootValues}) before its arrays are made.
  *
  * <p>Unlike the exporter flavours' wire readers, this builds protobuf-java messages: the flavour
  * is opt-in and its rows differ in every attribute map. Not thread-safe: one per task.
@@ -88,6 +91,7 @@ public final class CorootReader {
             CorootAttributes resourceAttributes = new CorootAttributes(resource);
             byte[] serviceName = orEmpty(resource.get(SERVICE_NAME));
             for (ScopeSpans ss : rs.getScopeSpansList()) {
+                values.items(ss.getSpansCount());
                 for (Span sp : ss.getSpansList()) {
                     s.timestamp = sp.getStartTimeUnixNano();
                     s.traceId = id(sp.getTraceId(), Hex.TRACE_ID_BYTES, "traceId");
@@ -103,6 +107,8 @@ public final class CorootReader {
                     s.statusCode = enumName(STATUS, sp.getStatus().getCodeValue());
                     s.statusMessage = values.text(sp.getStatus().getMessageBytes());
                     int ne = sp.getEventsCount();
+                    int nl = sp.getLinksCount();
+                    values.items(ne + (long) nl);
                     s.eventTimes = new long[ne];
                     s.eventNames = new byte[ne][];
                     s.eventAttributes = new CorootAttributes[ne];
@@ -110,9 +116,8 @@ public final class CorootReader {
                         Span.Event e = sp.getEvents(i);
                         s.eventTimes[i] = e.getTimeUnixNano();
                         s.eventNames[i] = values.text(e.getNameBytes());
-                        s.eventAttributes[i] = new CorootAttributes(values.toMap(e.getAttributesList()));
+                        s.eventAttributes[i] = attributes(values, e.getAttributesList());
                     }
-                    int nl = sp.getLinksCount();
                     s.linkTraceIds = new byte[nl][];
                     s.linkSpanIds = new byte[nl][];
                     s.linkTraceStates = new byte[nl][];
@@ -122,7 +127,7 @@ public final class CorootReader {
                         s.linkTraceIds[i] = id(l.getTraceId(), Hex.TRACE_ID_BYTES, "links.traceId");
                         s.linkSpanIds[i] = id(l.getSpanId(), Hex.SPAN_ID_BYTES, "links.spanId");
                         s.linkTraceStates[i] = values.text(l.getTraceStateBytes());
-                        s.linkAttributes[i] = new CorootAttributes(values.toMap(l.getAttributesList()));
+                        s.linkAttributes[i] = attributes(values, l.getAttributesList());
                     }
                     spans.writeRow(s, out);
                     rows.rowAdded(OtelTable.TRACES);
@@ -142,6 +147,7 @@ public final class CorootReader {
             CorootAttributes resourceAttributes = new CorootAttributes(resource);
             byte[] serviceName = orEmpty(resource.get(SERVICE_NAME));
             for (ScopeLogs sl : rl.getScopeLogsList()) {
+                values.items(sl.getLogRecordsCount());
                 for (LogRecord r : sl.getLogRecordsList()) {
                     if (r.getTimeUnixNano() < 0) {
                         continue; // collector/logs.go: int64(lr.GetTimeUnixNano()) < 0
@@ -166,6 +172,11 @@ public final class CorootReader {
     /** Text rendering for one record, bounded by what the record may still render. */
     private static CorootValues values(RecordRows rows) {
         return new CorootValues(rows.bytesLeft(), rows::overBytes);
+    }
+
+    /** An event's or link's attributes: most have none, and share one empty value. */
+    private static CorootAttributes attributes(CorootValues values, List<KeyValue> kvs) {
+        return kvs.isEmpty() ? CorootAttributes.EMPTY : new CorootAttributes(values.toMap(kvs));
     }
 
     private static Map<String, byte[]> withScope(CorootValues values, Map<String, byte[]> attributes,

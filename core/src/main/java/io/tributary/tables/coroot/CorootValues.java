@@ -61,18 +61,33 @@ final class CorootValues {
         }
     }
 
-    /** Text of a string field as the record's rows hold it: its bytes, or protobuf-java's replacement of invalid UTF-8. */
+    /** The bytes each span, event, link and key-value counts besides its text: what its row holds at least. */
+    static final int ITEM_BYTES = 16;
+
+    private static final byte[] NO_TEXT = new byte[0];
+
+    /**
+     * Text of a string field as the rows hold it, counted against the budget. protobuf-java has
+     * refused the record if it was not valid UTF-8, as Coroot's Go protobuf refuses the request.
+     */
     byte[] text(ByteString b) {
-        byte[] out = b.isValidUtf8() ? b.toByteArray() : b.toStringUtf8().getBytes(StandardCharsets.UTF_8);
-        spend(out.length);
-        return out;
+        if (b.isEmpty()) {
+            return NO_TEXT;
+        }
+        spend(b.size());
+        return b.toByteArray();
+    }
+
+    /** Counts {@code n} items (spans, events, links) against the budget, before their arrays are made. */
+    void items(long n) {
+        spend(n * ITEM_BYTES);
     }
 
     /** Coroot's {@code attributesToMap}: each key to its value's text, the last of a repeated key winning. */
     Map<String, byte[]> toMap(List<KeyValue> kvs) {
         Map<String, byte[]> m = new LinkedHashMap<>(Math.max(4, kvs.size() * 2));
         for (KeyValue kv : kvs) {
-            spend(kv.getKey().length());
+            spend(ITEM_BYTES + kv.getKeyBytes().size());
             m.put(kv.getKey(), toText(kv.getValue()));
         }
         return m;
@@ -122,7 +137,7 @@ final class CorootValues {
             case KVLIST_VALUE: {
                 Map<String, byte[]> m = new LinkedHashMap<>();
                 for (KeyValue kv : v.getKvlistValue().getValuesList()) {
-                    spend(kv.getKey().length());
+                    spend(ITEM_BYTES + kv.getKeyBytes().size());
                     m.put(kv.getKey(), toText(kv.getValue()));
                 }
                 List<byte[][]> entries = new ArrayList<>(m.size());
@@ -167,7 +182,7 @@ final class CorootValues {
         }
 
         private void grow(int n) {
-            if (size + (long) n > left) {
+            if (size + (long) n > left || size + (long) n > Integer.MAX_VALUE - 8) {
                 throw over.get(); // the text alone would pass what the record may still render
             }
             buf = java.util.Arrays.copyOf(buf, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(size + (long) n, 2L * buf.length)));

@@ -124,6 +124,21 @@ public final class MetricView {
         exemplarCount = 0;
     }
 
+    /**
+     * Gives back the exemplar arrays after a record that needed many (one point of a hostile record
+     * may list a million exemplars): a reused view must not keep them.
+     */
+    void release() {
+        if (exemplarAttributes.length > RETAINED) {
+            exemplarAttributes = new WireAttributes[0];
+            exemplarTime = new long[4];
+            exemplarValue = new double[4];
+            exemplarIds = new int[16];
+        }
+    }
+
+    private static final int RETAINED = 64;
+
     /** Room for one more exemplar; returns its index. */
     int addExemplar() {
         int i = exemplarCount++;

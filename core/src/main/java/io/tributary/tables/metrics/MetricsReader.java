@@ -87,13 +87,17 @@ public final class MetricsReader {
         lenient = -1;
         ProtoReader r0 = root.reset(value, 0, value.length);
         int n = 0;
-        while (r0.next()) {
-            if (r0.is(1, ProtoReader.LEN)) {
-                r0.readBytes();
-                n += resourceMetrics(r0.child(), rows);
-            } else {
-                r0.skip();
+        try {
+            while (r0.next()) {
+                if (r0.is(1, ProtoReader.LEN)) {
+                    r0.readBytes();
+                    n += resourceMetrics(r0.child(), rows);
+                } else {
+                    r0.skip();
+                }
             }
+        } finally {
+            view.release();
         }
         return n;
     }

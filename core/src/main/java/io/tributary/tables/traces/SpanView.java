@@ -323,6 +323,25 @@ public final class SpanView {
         }
     }
 
+    /**
+     * Gives back the arrays of events and links after a record that needed many (a hostile span
+     * may hold a million empty events in 2 MB): a reused view must not keep them.
+     */
+    void release() {
+        if (eventAttributes.length > RETAINED) {
+            eventAttributes = new WireAttributes[0];
+            eventTime = new long[4];
+            eventName = new int[8];
+        }
+        if (linkAttributes.length > RETAINED) {
+            linkAttributes = new WireAttributes[0];
+            linkIds = new int[16];
+            linkTraceState = new int[8];
+        }
+    }
+
+    private static final int RETAINED = 64;
+
     private WireAttributes[] grow(WireAttributes[] a, int n) {
         if (a.length >= n) {
             return a;
