@@ -1,9 +1,9 @@
 package io.tributary.tables.coroot;
 
+import com.google.protobuf.ByteString;
 import io.tributary.rowbinary.RowBinaryWriter;
 import io.tributary.schema.AttributeValue;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,9 +21,9 @@ final class CorootAttributes implements AttributeValue {
     private final byte[][] keys;
     private final byte[][] values;
 
-    CorootAttributes(Map<String, byte[]> map) {
+    CorootAttributes(Map<ByteString, byte[]> map) {
         List<byte[][]> entries = new ArrayList<>(map.size());
-        map.forEach((k, v) -> entries.add(new byte[][] {k.getBytes(StandardCharsets.UTF_8), v}));
+        map.forEach((k, v) -> entries.add(new byte[][] {k.toByteArray(), v}));
         entries.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
         keys = new byte[entries.size()][];
         values = new byte[entries.size()][];
@@ -31,17 +31,6 @@ final class CorootAttributes implements AttributeValue {
             keys[i] = entries.get(i)[0];
             values[i] = entries.get(i)[1];
         }
-    }
-
-    /** The value of {@code key}, or null. */
-    byte[] get(String key) {
-        byte[] k = key.getBytes(StandardCharsets.UTF_8);
-        for (int i = 0; i < keys.length; i++) {
-            if (Arrays.equals(keys[i], k)) {
-                return values[i];
-            }
-        }
-        return null;
     }
 
     @Override

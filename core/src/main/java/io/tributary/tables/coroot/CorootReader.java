@@ -61,9 +61,9 @@ public final class CorootReader {
         "SPAN_KIND_CONSUMER"
     };
     private static final String[] STATUS = {"STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"};
-    private static final String SCOPE_NAME = "otel.scope.name";
-    private static final String SCOPE_VERSION = "otel.scope.version";
-    private static final String SERVICE_NAME = "service.name";
+    private static final ByteString SCOPE_NAME = ByteString.copyFromUtf8("otel.scope.name");
+    private static final ByteString SCOPE_VERSION = ByteString.copyFromUtf8("otel.scope.version");
+    private static final ByteString SERVICE_NAME = ByteString.copyFromUtf8("service.name");
     private static final byte[] EMPTY = new byte[0];
 
     private final TableLayout<CorootSpan> spans;
@@ -87,7 +87,7 @@ public final class CorootReader {
         CorootSpan s = span;
         CorootValues values = values(rows);
         for (ResourceSpans rs : request.getResourceSpansList()) {
-            Map<String, byte[]> resource = values.toMap(rs.getResource().getAttributesList());
+            Map<ByteString, byte[]> resource = values.toMap(rs.getResource().getAttributesList());
             CorootAttributes resourceAttributes = new CorootAttributes(resource);
             byte[] serviceName = orEmpty(resource.get(SERVICE_NAME));
             for (ScopeSpans ss : rs.getScopeSpansList()) {
@@ -143,7 +143,7 @@ public final class CorootReader {
         CorootLog l = log;
         CorootValues values = values(rows);
         for (ResourceLogs rl : request.getResourceLogsList()) {
-            Map<String, byte[]> resource = values.toMap(rl.getResource().getAttributesList());
+            Map<ByteString, byte[]> resource = values.toMap(rl.getResource().getAttributesList());
             CorootAttributes resourceAttributes = new CorootAttributes(resource);
             byte[] serviceName = orEmpty(resource.get(SERVICE_NAME));
             for (ScopeLogs sl : rl.getScopeLogsList()) {
@@ -179,7 +179,7 @@ public final class CorootReader {
         return kvs.isEmpty() ? CorootAttributes.EMPTY : new CorootAttributes(values.toMap(kvs));
     }
 
-    private static Map<String, byte[]> withScope(CorootValues values, Map<String, byte[]> attributes,
+    private static Map<ByteString, byte[]> withScope(CorootValues values, Map<ByteString, byte[]> attributes,
             InstrumentationScope scope) {
         if (!scope.getNameBytes().isEmpty()) {
             attributes.put(SCOPE_NAME, values.text(scope.getNameBytes()));

@@ -9,6 +9,7 @@ import com.google.protobuf.ByteString;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,11 +85,11 @@ final class CorootValues {
     }
 
     /** Coroot's {@code attributesToMap}: each key to its value's text, the last of a repeated key winning. */
-    Map<String, byte[]> toMap(List<KeyValue> kvs) {
-        Map<String, byte[]> m = new LinkedHashMap<>(Math.max(4, kvs.size() * 2));
+    Map<ByteString, byte[]> toMap(List<KeyValue> kvs) {
+        Map<ByteString, byte[]> m = new HashMap<>(Math.max(4, kvs.size() * 2));
         for (KeyValue kv : kvs) {
             spend(ITEM_BYTES + kv.getKeyBytes().size());
-            m.put(kv.getKey(), toText(kv.getValue()));
+            m.put(kv.getKeyBytes(), toText(kv.getValue())); // keys as bytes: no decoding and encoding again
         }
         return m;
     }

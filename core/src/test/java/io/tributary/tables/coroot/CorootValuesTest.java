@@ -108,9 +108,9 @@ class CorootValuesTest {
 
     @Test
     void aRepeatedKeyKeepsItsLastValue() {
-        Map<String, byte[]> m = values.toMap(List.of(kv("k", s("1")), kv("j", s("2")), kv("k", s("3"))));
+        Map<ByteString, byte[]> m = values.toMap(List.of(kv("k", s("1")), kv("j", s("2")), kv("k", s("3"))));
         assertThat(m).hasSize(2);
-        assertThat(new String(m.get("k"), StandardCharsets.UTF_8)).isEqualTo("3");
+        assertThat(new String(m.get(ByteString.copyFromUtf8("k")), StandardCharsets.UTF_8)).isEqualTo("3");
     }
 
     @Test
