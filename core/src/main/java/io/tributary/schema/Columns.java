@@ -190,9 +190,8 @@ public final class Columns {
      */
     public static <R> List<Column<R>> attributes(
             String name, String codec, SchemaFlavor flavor, Function<R, ? extends AttributeValue> value) {
-        if (flavor != SchemaFlavor.JSON) {
-            return List.of(plain(name, STRING_MAP, STRING_MAP, codec, t -> nullable(t, w -> isStringMap(w)
-                    ? (r, out) -> value.apply(r).writeStringMap(out) : null)));
+        if (flavor == SchemaFlavor.MAP) {
+            return List.of(stringMap(name, codec, (r, out) -> value.apply(r).writeStringMap(out)));
         }
         return List.of(
                 plain(name, "JSON", "JSON", codec, t -> nullable(t, w -> plainJson(w)
@@ -301,12 +300,24 @@ public final class Columns {
         return new NestedField<>(name, "LowCardinality(String)", "LowCardinality(String)", t -> t.is("String") ? value : null);
     }
 
+    /**
+     * A {@code Map(LowCardinality(String), String)} column whose value the row writes itself (the
+     * entry count, then each key and value as a String).
+     */
+    public static <R> Column<R> stringMap(String name, String codec, ColumnWriter<R> value) {
+        return plain(name, STRING_MAP, STRING_MAP, codec, t -> nullable(t, w -> isStringMap(w) ? value : null));
+    }
+
+    /** A {@code Map(LowCardinality(String), String)} field of a Nested column whose elements the row writes itself. */
+    public static <R> NestedField<R> nestedStringMap(String name, ElementWriter<R> value) {
+        return new NestedField<>(name, STRING_MAP, STRING_MAP, t -> isStringMap(t) ? value : null);
+    }
+
     /** Attributes inside a Nested column: a Map, or for {@code json} a JSON value (no keys column). */
     public static <R> NestedField<R> nestedAttributes(String name, SchemaFlavor flavor,
             IndexedValue<R, ? extends AttributeValue> value) {
-        if (flavor != SchemaFlavor.JSON) {
-            return new NestedField<>(name, STRING_MAP, STRING_MAP, t -> isStringMap(t)
-                    ? (r, i, out) -> value.get(r, i).writeStringMap(out) : null);
+        if (flavor == SchemaFlavor.MAP) {
+            return nestedStringMap(name, (r, i, out) -> value.get(r, i).writeStringMap(out));
         }
         return new NestedField<>(name, "JSON", "JSON", t -> plainJson(t) ? (r, i, out) -> value.get(r, i).writeJson(out) : null);
     }

@@ -2,7 +2,6 @@ package io.tributary.tables.coroot;
 
 import com.google.protobuf.ByteString;
 import io.tributary.rowbinary.RowBinaryWriter;
-import io.tributary.schema.AttributeValue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,10 +10,9 @@ import java.util.Map;
 
 /**
  * A {@code Map(LowCardinality(String), String)} value as Coroot's collector fills it: one entry
- * per key (the last value of a repeated key), written in key byte order. Coroot's tables have no
- * JSON columns.
+ * per key (the last value of a repeated key), written in key byte order.
  */
-final class CorootAttributes implements AttributeValue {
+final class CorootAttributes {
 
     static final CorootAttributes EMPTY = new CorootAttributes(Map.of());
 
@@ -33,22 +31,12 @@ final class CorootAttributes implements AttributeValue {
         }
     }
 
-    @Override
-    public void writeStringMap(RowBinaryWriter out) {
+    /** The Map value: the entry count, then each key and value as a String. */
+    void write(RowBinaryWriter out) {
         out.writeMapSize(keys.length);
         for (int i = 0; i < keys.length; i++) {
             out.writeString(keys[i]);
             out.writeString(values[i]);
         }
-    }
-
-    @Override
-    public void writeJson(RowBinaryWriter out) {
-        throw new UnsupportedOperationException("Coroot's tables keep attributes in Map columns");
-    }
-
-    @Override
-    public void writeJsonKeys(RowBinaryWriter out) {
-        throw new UnsupportedOperationException("Coroot's tables keep attributes in Map columns");
     }
 }

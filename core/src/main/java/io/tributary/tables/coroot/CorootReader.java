@@ -56,11 +56,9 @@ import java.util.Map;
  */
 public final class CorootReader {
 
-    private static final String[] KINDS = {
-        "SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL", "SPAN_KIND_SERVER", "SPAN_KIND_CLIENT", "SPAN_KIND_PRODUCER",
-        "SPAN_KIND_CONSUMER"
-    };
-    private static final String[] STATUS = {"STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"};
+    private static final byte[][] KINDS = ascii("SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL", "SPAN_KIND_SERVER",
+            "SPAN_KIND_CLIENT", "SPAN_KIND_PRODUCER", "SPAN_KIND_CONSUMER");
+    private static final byte[][] STATUS = ascii("STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR");
     private static final ByteString SCOPE_NAME = ByteString.copyFromUtf8("otel.scope.name");
     private static final ByteString SCOPE_VERSION = ByteString.copyFromUtf8("otel.scope.version");
     private static final ByteString SERVICE_NAME = ByteString.copyFromUtf8("service.name");
@@ -191,9 +189,17 @@ public final class CorootReader {
     }
 
     /** Go's {@code String()} of a proto enum: its name, or the number's decimal text for one it does not know. */
-    private static byte[] enumName(String[] names, int number) {
-        String s = number >= 0 && number < names.length ? names[number] : Integer.toString(number);
-        return s.getBytes(StandardCharsets.US_ASCII);
+    private static byte[] enumName(byte[][] names, int number) {
+        return number >= 0 && number < names.length ? names[number]
+                : Integer.toString(number).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[][] ascii(String... s) {
+        byte[][] out = new byte[s.length][];
+        for (int i = 0; i < s.length; i++) {
+            out[i] = s[i].getBytes(StandardCharsets.US_ASCII);
+        }
+        return out;
     }
 
     private static byte[] id(ByteString id, int length, String field) {

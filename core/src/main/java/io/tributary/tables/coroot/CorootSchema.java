@@ -1,22 +1,21 @@
 package io.tributary.tables.coroot;
 
 import io.tributary.schema.Placement;
-import io.tributary.schema.SchemaFlavor;
 import io.tributary.schema.Sql;
 import io.tributary.schema.TableEngine;
 import io.tributary.schema.TableSchema;
 
-import static io.tributary.schema.Columns.attributes;
 import static io.tributary.schema.Columns.dateTime64Nanos;
 import static io.tributary.schema.Columns.int32;
 import static io.tributary.schema.Columns.int64;
 import static io.tributary.schema.Columns.lowCardinalityStringBytes;
 import static io.tributary.schema.Columns.nested;
-import static io.tributary.schema.Columns.nestedAttributes;
 import static io.tributary.schema.Columns.nestedDateTime64Nanos;
 import static io.tributary.schema.Columns.nestedLowCardinalityStringBytes;
 import static io.tributary.schema.Columns.nestedStringBytes;
+import static io.tributary.schema.Columns.nestedStringMap;
 import static io.tributary.schema.Columns.stringBytes;
+import static io.tributary.schema.Columns.stringMap;
 import static io.tributary.schema.Columns.uint32;
 
 import java.time.Duration;
@@ -63,20 +62,20 @@ public final class CorootSchema {
             .column(lowCardinalityStringBytes("SpanName", ZSTD, (s, out) -> out.writeString(s.name)))
             .column(lowCardinalityStringBytes("SpanKind", ZSTD, (s, out) -> out.writeString(s.kind)))
             .column(lowCardinalityStringBytes("ServiceName", ZSTD, (s, out) -> out.writeString(s.serviceName)))
-            .columns(attributes("ResourceAttributes", ZSTD, SchemaFlavor.COROOT, s -> s.resourceAttributes))
-            .columns(attributes("SpanAttributes", ZSTD, SchemaFlavor.COROOT, s -> s.spanAttributes))
+            .column(stringMap("ResourceAttributes", ZSTD, (s, out) -> s.resourceAttributes.write(out)))
+            .column(stringMap("SpanAttributes", ZSTD, (s, out) -> s.spanAttributes.write(out)))
             .column(int64("Duration", ZSTD, s -> s.duration))
             .column(lowCardinalityStringBytes("StatusCode", ZSTD, (s, out) -> out.writeString(s.statusCode)))
             .column(stringBytes("StatusMessage", ZSTD, (s, out) -> out.writeString(s.statusMessage)))
             .column(nested("Events", ZSTD, s -> s.eventTimes.length,
                     nestedDateTime64Nanos("Timestamp", (s, i) -> s.eventTimes[i]),
                     nestedLowCardinalityStringBytes("Name", (s, i, out) -> out.writeString(s.eventNames[i])),
-                    nestedAttributes("Attributes", SchemaFlavor.COROOT, (s, i) -> s.eventAttributes[i])))
+                    nestedStringMap("Attributes", (s, i, out) -> s.eventAttributes[i].write(out))))
             .column(nested("Links", ZSTD, s -> s.linkTraceIds.length,
                     nestedStringBytes("TraceId", (s, i, out) -> out.writeString(s.linkTraceIds[i])),
                     nestedStringBytes("SpanId", (s, i, out) -> out.writeString(s.linkSpanIds[i])),
                     nestedStringBytes("TraceState", (s, i, out) -> out.writeString(s.linkTraceStates[i])),
-                    nestedAttributes("Attributes", SchemaFlavor.COROOT, (s, i) -> s.linkAttributes[i])))
+                    nestedStringMap("Attributes", (s, i, out) -> s.linkAttributes[i].write(out))))
             .index("idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1")
             .index("idx_res_attr_key mapKeys(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
             .index("idx_res_attr_value mapValues(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
@@ -99,8 +98,8 @@ public final class CorootSchema {
             .column(int32("SeverityNumber", ZSTD, l -> l.severityNumber))
             .column(lowCardinalityStringBytes("ServiceName", ZSTD, (l, out) -> out.writeString(l.serviceName)))
             .column(stringBytes("Body", ZSTD, (l, out) -> out.writeString(l.body)))
-            .columns(attributes("ResourceAttributes", ZSTD, SchemaFlavor.COROOT, l -> l.resourceAttributes))
-            .columns(attributes("LogAttributes", ZSTD, SchemaFlavor.COROOT, l -> l.logAttributes))
+            .column(stringMap("ResourceAttributes", ZSTD, (l, out) -> l.resourceAttributes.write(out)))
+            .column(stringMap("LogAttributes", ZSTD, (l, out) -> l.logAttributes.write(out)))
             .index("idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1")
             .index("idx_res_attr_key mapKeys(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
             .index("idx_res_attr_value mapValues(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1")
@@ -189,17 +188,7 @@ public final class CorootSchema {
                 + "FROM " + spans + "\n"
                 + "WHERE TraceId != ''\n"
                 + "GROUP BY TraceId\n");
-        String services = Sql.qualified(database, table + "_service_name");
-        out.add("CREATE TABLE IF NOT EXISTS " + services + on + " (\n"
-                + "    ServiceName LowCardinality(String) CODEC(ZSTD(1)),\n"
-                + "    LastSeen DateTime64(9) CODEC(Delta, ZSTD(1))\n"
-                + ") ENGINE = " + engine(placement, "ReplacingMergeTree") + "\n"
-                + "PRIMARY KEY (ServiceName)\n"
-                + ttl(ttl, "toDateTime(LastSeen)")
-                + "PARTITION BY toDate(LastSeen)\n");
-        out.add("CREATE MATERIALIZED VIEW IF NOT EXISTS " + Sql.qualified(database, table + "_service_name_mv") + on
-                + " TO " + services + " AS\n"
-                + "SELECT ServiceName, max(Timestamp) AS LastSeen FROM " + spans + " GROUP BY ServiceName\n");
+        out.addAll(lastSeen(database, table, "_service_name", List.of("ServiceName"), placement, ttl));
         return out;
     }
 
@@ -208,24 +197,34 @@ public final class CorootSchema {
      * records table, then the services-and-severities table and the view that fills it.
      */
     public static List<String> logs(String database, String table, Placement placement, Duration ttl, String extraSettings) {
-        String on = placement.onCluster();
         List<String> out = new ArrayList<>();
         out.add(LOGS.createTableSql(database, table,
                 new Placement(TableEngine.parse(engine(placement, "MergeTree")), placement.cluster()), ttl, extraSettings));
-        String severities = Sql.qualified(database, table + "_service_name_severity_text");
-        out.add("CREATE TABLE IF NOT EXISTS " + severities + on + " (\n"
-                + "    ServiceName LowCardinality(String) CODEC(ZSTD(1)),\n"
-                + "    SeverityText LowCardinality(String) CODEC(ZSTD(1)),\n"
-                + "    LastSeen DateTime64(9) CODEC(Delta, ZSTD(1))\n"
-                + ") ENGINE = " + engine(placement, "ReplacingMergeTree") + "\n"
-                + "PRIMARY KEY (ServiceName, SeverityText)\n"
-                + ttl(ttl, "toDateTime(LastSeen)")
-                + "PARTITION BY toDate(LastSeen)\n");
-        out.add("CREATE MATERIALIZED VIEW IF NOT EXISTS " + Sql.qualified(database, table + "_service_name_severity_text_mv") + on
-                + " TO " + severities + " AS\n"
-                + "SELECT ServiceName, SeverityText, max(Timestamp) AS LastSeen FROM " + Sql.qualified(database, table)
-                + " GROUP BY ServiceName, SeverityText\n");
+        out.addAll(lastSeen(database, table, "_service_name_severity_text", List.of("ServiceName", "SeverityText"), placement,
+                ttl));
         return out;
+    }
+
+    /**
+     * One of Coroot's "last seen" tables beside {@code source} ({@code <source><suffix>}, a
+     * ReplacingMergeTree keyed by {@code keys}) and the view that fills it with each key's latest
+     * {@code Timestamp}.
+     */
+    private static List<String> lastSeen(String database, String source, String suffix, List<String> keys, Placement placement,
+            Duration ttl) {
+        String on = placement.onCluster();
+        String table = Sql.qualified(database, source + suffix);
+        StringBuilder t = new StringBuilder("CREATE TABLE IF NOT EXISTS ").append(table).append(on).append(" (\n");
+        keys.forEach(k -> t.append("    ").append(k).append(" LowCardinality(String) CODEC(ZSTD(1)),\n"));
+        t.append("    LastSeen DateTime64(9) CODEC(Delta, ZSTD(1))\n")
+                .append(") ENGINE = ").append(engine(placement, "ReplacingMergeTree")).append('\n')
+                .append("PRIMARY KEY (").append(String.join(", ", keys)).append(")\n")
+                .append(ttl(ttl, "toDateTime(LastSeen)"))
+                .append("PARTITION BY toDate(LastSeen)\n");
+        String k = String.join(", ", keys);
+        return List.of(t.toString(), "CREATE MATERIALIZED VIEW IF NOT EXISTS " + Sql.qualified(database, source + suffix + "_mv") + on
+                + " TO " + table + " AS\n"
+                + "SELECT " + k + ", max(Timestamp) AS LastSeen FROM " + Sql.qualified(database, source) + " GROUP BY " + k + "\n");
     }
 
     /**
